@@ -1,0 +1,169 @@
+"""Command lines behind ``scripts/build_db.py`` and ``scripts/query.py``.
+
+Errors a user can make (unknown game, bad size, malformed position, missing file)
+end with one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from games import GAMES, game_class, make_game
+from games.base import Option
+
+EXIT_USAGE = 2
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are a single line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def fail(prog: str, message: str) -> int:
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _option_help(option: Option) -> str:
+    if option.kind is bool:
+        return option.help
+    return f"{option.help} (default {option.default})"
+
+
+def _games_epilog() -> str:
+    lines = ["games and their options:"]
+    for name in GAMES:
+        cls = game_class(name)
+        flags = ", ".join(o.flag if o.kind is bool else f"{o.flag} {o.default}" for o in cls.options_spec)
+        lines.append(f"  {name:<12} {cls.title}: {flags}")
+    lines.append("")
+    lines.append("Run 'build_db.py GAME --help' for what each option means.")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="build_db.py",
+        description="Strongly solve a game (every position's value and remoteness) and write "
+                    "the results to an HDF5 database.",
+        epilog=_games_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    games = parser.add_subparsers(dest="game", metavar="GAME", required=True,
+                                  parser_class=OneLineParser)
+    for name in GAMES:
+        cls = game_class(name)
+        sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.")
+        rules = sub.add_argument_group(f"{name} options")
+        for option in cls.options_spec:
+            if option.kind is bool:
+                rules.add_argument(option.flag, dest=option.name, action="store_true",
+                                   help=_option_help(option))
+            else:
+                rules.add_argument(option.flag, dest=option.name, type=int, default=option.default,
+                                   metavar="N", help=_option_help(option))
+        run = sub.add_argument_group("build options")
+        run.add_argument("--out", metavar="FILE.h5",
+                         help="where to write the database (default: db/<game>_<size>_<flags>.h5, "
+                              "or $GAMESOLVER_DB_DIR instead of db/)")
+        run.add_argument("--start", metavar="POSITION",
+                         help="the start position reported in the summary and stored in the file "
+                              "(default: the game's standard start)")
+        run.add_argument("--threads", type=int, default=None, metavar="N",
+                         help="worker threads (default: all cores)")
+        run.add_argument("--force", action="store_true",
+                         help="build even if the memory estimate exceeds the available memory")
+        run.add_argument("--plan", action="store_true",
+                         help="only print the number of positions and the memory needed")
+        run.add_argument("--quiet", action="store_true", help="no progress bars")
+        run.add_argument("--json", action="store_true",
+                         help="print the build report as JSON instead of the summary line")
+    return parser
+
+
+def build_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``scripts/build_db.py``."""
+    from databases.build import BuildRefused, build_database, plan
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cls = game_class(args.game)
+    options = {option.name: getattr(args, option.name) for option in cls.options_spec}
+    try:
+        game = make_game(args.game, **options)
+    except ValueError as error:
+        return fail(parser.prog, str(error))
+    if args.threads is not None and args.threads < 1:
+        return fail(parser.prog, f"--threads must be at least 1, got {args.threads}")
+    print(plan(game), file=sys.stderr if args.json else sys.stdout, flush=True)
+    if args.plan:
+        return 0
+    try:
+        report = build_database(game, args.out, start=args.start, threads=args.threads,
+                                progress=not args.quiet, force=args.force)
+    except BuildRefused as error:
+        return fail(parser.prog, str(error))
+    except ValueError as error:
+        return fail(parser.prog, str(error))
+    except KeyboardInterrupt:
+        return fail(parser.prog, "interrupted; no database was written")
+    print(report.to_json() if args.json else report.summary_line())
+    return 0
+
+
+def query_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="query.py",
+        description="Look up a position in a database: its value and remoteness, and every "
+                    "legal move with the value of the position it leads to, best move first.")
+    parser.add_argument("file", metavar="FILE.h5", help="a database written by build_db.py")
+    parser.add_argument("position", metavar="POSITION",
+                        help='a position in the game\'s notation, e.g. "(L 1L3R0 0L1R3 1L2R1)"')
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return parser
+
+
+def _value_text(value: str, remoteness: int | None) -> str:
+    return value if remoteness is None else f"{value} in {remoteness}"
+
+
+def query_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``scripts/query.py``."""
+    from databases import open_database
+
+    parser = query_parser()
+    args = parser.parse_args(argv)
+    try:
+        with open_database(args.file) as db:
+            record = db.lookup(args.position)
+            moves = db.moves(args.position)
+            description = db.game.describe()
+    except (FileNotFoundError, ValueError) as error:
+        return fail(parser.prog, str(error))
+    if args.json:
+        print(json.dumps({
+            "game": description,
+            "position": record.position, "value": record.value, "remoteness": record.remoteness,
+            "moves": [{"move": m.move, "position": m.position, "value": m.value,
+                       "remoteness": m.remoteness, "same_player_moves_again": m.same_mover}
+                      for m in moves],
+        }, indent=2))
+        return 0
+    print(f"{record.position}  {_value_text(record.value, record.remoteness)}  "
+          f"(for the player to move; {description})")
+    if not moves:
+        print("no moves: the game is over")
+        return 0
+    print(f"{len(moves)} move{'s' if len(moves) != 1 else ''}, best first "
+          "(value for the player to move after it):")
+    width_move = max(len(m.move) for m in moves)
+    width_position = max(len(m.position) for m in moves)
+    for m in moves:
+        again = "  (moves again)" if m.same_mover else ""
+        print(f"  {m.move:<{width_move}}  {m.position:<{width_position}}  "
+              f"{_value_text(m.value, m.remoteness)}{again}")
+    return 0

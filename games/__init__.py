@@ -1,0 +1,35 @@
+"""The games: one module each, registered here by name.
+
+>>> game = make_game("northcott", rows=3, cols=6)
+>>> game.describe()
+'northcott 3x6'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from games.base import Game
+
+#: Registry name -> module under games/ (each defines a Game subclass named ``GAME``).
+GAMES: dict[str, str] = {
+    "1210": "games.onetwoten",
+    "ttt": "games.ttt",
+    "northcott": "games.northcott",
+}
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game subclass registered under ``name``; ValueError for an unknown name."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+    return importlib.import_module(GAMES[name]).GAME
+
+
+def make_game(name: str, **options: Any) -> Game:
+    """A game instance with the given options (defaults for the others)."""
+    return game_class(name)(**options)
+
+
+__all__ = ["GAMES", "Game", "game_class", "make_game"]

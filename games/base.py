@@ -1,0 +1,375 @@
+"""The contract between a game module and the rest of the project.
+
+A game module defines numba functions over a *state vector* (an int64 array the
+game lays out, e.g. ``[turn, cell, cell, ...]``) and a :class:`Game` subclass that
+holds the options, the index space and the text notation::
+
+    decode(data, tier, local, state)          # index -> state vector
+    encode(data, state) -> (tier, local)      # state vector -> index (the perfect hash)
+    generate_moves(data, state, moves) -> n   # move codes of the player to move
+    do_move(data, state, move, child) -> same_mover   # 1 if the same player moves again
+    primitive(data, state, n) -> value code   # UNDECIDED if the game goes on, ILLEGAL if
+                                              # the state can never arise; n = moves found
+
+``data`` is a tuple of arrays built by the Game instance (options, tables), so one
+compiled kernel serves every size and variant. The solvers only call
+``expand(data, tier, local, out, state, child, moves)``: by default it is composed
+from the five functions above; a game may supply a faster one with the same results.
+
+Text parsing, printing and move names are plain Python and never run inside a solve.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, NamedTuple
+
+import numpy as np
+
+from hashers.tiers import TierLayout
+from solver.jit import specialise
+from solver.values import UNDECIDED
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: ``--rows 3``, ``--misere`` ... (name uses underscores)."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling, e.g. ``--max-step``."""
+        return "--" + self.name.replace("_", "-")
+
+    def check(self, value: Any) -> Any:
+        """The value converted to the option's type; ValueError if it does not fit."""
+        if self.kind is bool:
+            if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
+                raise ValueError(f"{self.flag} is a flag (true or false), got {value!r}")
+            return bool(value)
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"{self.flag} must be a whole number, got {value!r}")
+            value = int(value)
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"{self.flag} must be at least {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"{self.flag} must be at most {self.maximum}, got {value}")
+            return value
+        return self.kind(value)
+
+
+def rows_option(default: int, minimum: int = 1, maximum: int = 26) -> Option:
+    return Option("rows", int, default, "number of rows", minimum, maximum)
+
+
+def cols_option(default: int, minimum: int = 1, maximum: int = 26) -> Option:
+    return Option("cols", int, default, "number of columns", minimum, maximum)
+
+
+MISERE = Option("misere", bool, False, "misère: the player who would win by the standard rule loses")
+
+
+class GameFunctions(NamedTuple):
+    """The numba functions of a game (see the module docstring)."""
+
+    decode: Callable
+    encode: Callable
+    generate_moves: Callable
+    do_move: Callable
+    primitive: Callable
+    expand: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Child:
+    """A legal move from a position: its name, the resulting state, and whether the
+    same player moves again."""
+
+    move: str
+    state: np.ndarray
+    same_mover: bool
+
+
+def _expand_composed(data, tier, local, out, state, child, moves):
+    """Template: ``expand`` built from the game's five functions (bound by specialise)."""
+    decode(data, tier, local, state)  # noqa: F821 (bound)
+    count = generate_moves(data, state, moves)  # noqa: F821
+    code = primitive(data, state, count)  # noqa: F821
+    if code != UNDECIDED:
+        return -np.int64(code)
+    for k in range(count):
+        out[k, 2] = do_move(data, state, moves[k], child)  # noqa: F821
+        out[k, 0], out[k, 1] = encode(data, child)  # noqa: F821
+        out[k, 3] = moves[k]
+    return count
+
+
+def _decode_many(data, tiers, locals_, states):
+    """Template: decode many indices into the rows of ``states``."""
+    for i in range(tiers.shape[0]):
+        decode(data, tiers[i], locals_[i], states[i])  # noqa: F821
+
+
+def _encode_many(data, states, tiers, locals_):
+    """Template: encode the rows of ``states``."""
+    for i in range(states.shape[0]):
+        tiers[i], locals_[i] = encode(data, states[i])  # noqa: F821
+
+
+class Game:
+    """One game with one set of options (variant and size).
+
+    Subclasses set the class attributes and, in ``build()``, the instance attributes
+    ``tiers``, ``data``, ``state_size``, ``max_moves``, ``loopy``, ``remoteness_bound``
+    and ``hasher``; they implement ``parse``, ``format``, ``move_name``,
+    ``tier_children`` and ``default_start``.
+
+    >>> from games import make_game
+    >>> game = make_game("1210", target=4)
+    >>> [(c.move, game.format(c.state)) for c in game.children(game.parse("(L 2)"))]
+    [('+1', '(R 3)'), ('+2', '(R 4)')]
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    options_spec: ClassVar[tuple[Option, ...]]
+    functions: ClassVar[GameFunctions]
+    #: What ``state`` vectors hold, for users of ``decode_many``.
+    state_fields: ClassVar[str] = ""
+
+    tiers: TierLayout
+    data: tuple
+    state_size: int
+    max_moves: int
+    loopy: bool
+    remoteness_bound: int | None
+    hasher: dict
+
+    def __init__(self, **options: Any) -> None:
+        known = {option.name: option for option in self.options_spec}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            flags = ", ".join("--" + name.replace("_", "-") for name in unknown)
+            valid = ", ".join(option.flag for option in self.options_spec)
+            raise ValueError(f"{self.name} has no option {flags} (options: {valid})")
+        self.options = {name: option.check(options.get(name, option.default))
+                        for name, option in known.items()}
+        self.build()
+
+    # -- to be provided by each game -------------------------------------------------
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def parse(self, text: str) -> np.ndarray:
+        """The state vector of a position text; ValueError says what is wrong."""
+        raise NotImplementedError
+
+    def format(self, state: np.ndarray) -> str:
+        """The position text of a state vector."""
+        raise NotImplementedError
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        raise NotImplementedError
+
+    def tier_children(self, tier: int) -> set[int]:
+        """Tiers that moves from ``tier`` can reach (including ``tier`` itself if moves
+        can stay in it; such moves must then lead to a higher local index unless the
+        game is loopy)."""
+        raise NotImplementedError
+
+    def default_start(self) -> str:
+        """The start position text for these options."""
+        raise NotImplementedError
+
+    def explain_illegal(self, state: np.ndarray) -> str:
+        """Why a well-formed state can never arise in play (games may be more specific)."""
+        return "no sequence of legal moves leads to it"
+
+    # -- provided here ----------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        options = self.__dict__.get("options")
+        if options is not None and name in options:
+            return options[name]
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        return f"make_game({self.name!r}, {', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+
+    @property
+    def expand(self) -> Callable:
+        """The numba ``expand`` function the solvers call."""
+        if self.functions.expand is not None:
+            return self.functions.expand
+        f = self.functions
+        return specialise(_expand_composed, self.name, decode=f.decode, encode=f.encode,
+                          generate_moves=f.generate_moves, do_move=f.do_move,
+                          primitive=f.primitive)
+
+    @property
+    def kernel_label(self) -> str:
+        """Distinguishes this game's compiled kernels from other games'."""
+        return self.name if self.functions.expand is not None else self.name + "_composed"
+
+    @property
+    def tier_sizes(self) -> np.ndarray:
+        return np.asarray(self.tiers.sizes, dtype=np.int64)
+
+    @property
+    def size(self) -> int:
+        """Number of indices of the position space."""
+        return self.tiers.size
+
+    def _size_text(self) -> str | None:
+        if "rows" in self.options and "cols" in self.options:
+            return f"{self.options['rows']}x{self.options['cols']}"
+        return None
+
+    def _variant_words(self) -> list[str]:
+        words = []
+        for option in self.options_spec:
+            value = self.options[option.name]
+            if option.name in ("rows", "cols") or value == option.default:
+                continue
+            readable = option.name.replace("_", "-")
+            words.append(readable if option.kind is bool else f"{readable}{value}")
+        return words
+
+    def label(self) -> str:
+        """A file-name friendly description: game, size and the options that differ
+        from their defaults, e.g. ``northcott_4x7_backward``."""
+        return "_".join([self.name, *filter(None, [self._size_text()]), *self._variant_words()])
+
+    def describe(self) -> str:
+        """A short human description, e.g. ``northcott 4x7 (backward, misere)``."""
+        words = self._variant_words()
+        return " ".join([self.name, *filter(None, [self._size_text()])]) + \
+            (f" ({', '.join(words)})" if words else "")
+
+    def start(self) -> np.ndarray:
+        return self.parse(self.default_start())
+
+    def locate(self, state: np.ndarray) -> tuple[int, int]:
+        """(tier, local index) of a state vector."""
+        tier, local = self.functions.encode(self.data, np.ascontiguousarray(state, np.int64))
+        if not (0 <= tier < self.tiers.count and 0 <= local < self.tiers.sizes[tier]):
+            raise ValueError(f"{self.format(state)} lies outside this {self.describe()} space")
+        return int(tier), int(local)
+
+    def index(self, state: np.ndarray) -> int:
+        """The global index of a state vector (its row in the database arrays)."""
+        return self.tiers.global_index(*self.locate(state))
+
+    def state_at(self, index: int) -> np.ndarray:
+        """The state vector stored at a global index."""
+        tier, local = self.tiers.locate(index)
+        state = np.zeros(self.state_size, dtype=np.int64)
+        self.functions.decode(self.data, tier, local, state)
+        return state
+
+    def moves_of(self, state: np.ndarray) -> np.ndarray:
+        """Move codes of the player to move (empty if the position is primitive)."""
+        state = np.ascontiguousarray(state, np.int64)
+        moves = np.zeros(max(self.max_moves, 1), dtype=np.int64)
+        count = self.functions.generate_moves(self.data, state, moves)
+        if self.functions.primitive(self.data, state, count) != UNDECIDED:
+            return moves[:0]
+        return moves[:count]
+
+    def primitive_value(self, state: np.ndarray) -> int:
+        """The value code if the position is primitive (or ILLEGAL), else UNDECIDED."""
+        state = np.ascontiguousarray(state, np.int64)
+        moves = np.zeros(max(self.max_moves, 1), dtype=np.int64)
+        count = self.functions.generate_moves(self.data, state, moves)
+        return int(self.functions.primitive(self.data, state, count))
+
+    def play(self, state: np.ndarray, move: int) -> tuple[np.ndarray, bool]:
+        """The state after a move code, and whether the same player moves again."""
+        child = np.zeros(self.state_size, dtype=np.int64)
+        same = self.functions.do_move(self.data, np.ascontiguousarray(state, np.int64), move, child)
+        return child, bool(same)
+
+    def children(self, state: np.ndarray) -> list[Child]:
+        """Every legal move from a position, in the game's move order."""
+        result = []
+        for move in self.moves_of(state):
+            child, same = self.play(state, int(move))
+            result.append(Child(self.move_name(state, int(move)), child, same))
+        return result
+
+    def decode_many(self, indices: np.ndarray) -> np.ndarray:
+        """State vectors (one row each) of many global indices: numpy in, numpy out."""
+        tiers, locals_ = self.tiers.locate_many(indices)
+        states = np.zeros((len(tiers), self.state_size), dtype=np.int64)
+        specialise(_decode_many, self.name, decode=self.functions.decode)(
+            self.data, tiers, locals_, states)
+        return states
+
+    def encode_many(self, states: np.ndarray) -> np.ndarray:
+        """Global indices of many state vectors (rows): numpy in, numpy out."""
+        states = np.ascontiguousarray(states, dtype=np.int64).reshape(-1, self.state_size)
+        tiers = np.zeros(len(states), dtype=np.int64)
+        locals_ = np.zeros(len(states), dtype=np.int64)
+        specialise(_encode_many, self.name, encode=self.functions.encode)(
+            self.data, states, tiers, locals_)
+        return self.tiers.offsets[tiers] + locals_
+
+    # -- text helpers for subclasses ---------------------------------------------------
+    def split_position(self, text: str, example: str) -> list[str]:
+        """The words of ``(T word word ...)``; ValueError naming the expected shape."""
+        if not isinstance(text, str):
+            raise ValueError(f"a {self.title} position is a string like {example}, got {text!r}")
+        stripped = text.strip()
+        if not (stripped.startswith("(") and stripped.endswith(")")):
+            raise ValueError(f"a {self.title} position looks like {example}; "
+                             f"got {text!r} (missing parentheses)")
+        words = stripped[1:-1].split()
+        if not words:
+            raise ValueError(f"empty position {text!r}; a {self.title} position looks like {example}")
+        return words
+
+    def check_rows(self, rows: list[str], text: str, alphabet: str) -> None:
+        """Row count, row widths and cell characters of a board text."""
+        if len(rows) != self.options["rows"]:
+            raise ValueError(f"{text!r} has {len(rows)} rows, but this {self.describe()} "
+                             f"game has {self.options['rows']}")
+        for number, row in enumerate(rows, start=1):
+            if len(row) != self.options["cols"]:
+                raise ValueError(f"row {number} of {text!r} ({row!r}) has {len(row)} cells, "
+                                 f"but this {self.describe()} game has {self.options['cols']} columns")
+            bad = sorted(set(row) - set(alphabet))
+            if bad:
+                raise ValueError(f"row {number} of {text!r} has {', '.join(map(repr, bad))}; "
+                                 f"cells are {', '.join(map(repr, alphabet))}")
+
+
+_DASHES = re.compile("[\u2010-\u2015\u2212]")
+
+
+def normalise_dashes(text: str) -> str:
+    """Typographic dashes (as in the seed texts) read as '-'."""
+    return _DASHES.sub("-", text)
+
+
+def square_name(cell_row: int, cell_col: int, rows: int) -> str:
+    """Algebraic name of a cell given top-down row and left-right column: 'a1' is bottom-left."""
+    return f"{chr(ord('a') + cell_col)}{rows - cell_row}"
+
+
+def parse_square(name: str, rows: int, cols: int) -> tuple[int, int]:
+    """(top-down row, column) of an algebraic square name; ValueError if off the board."""
+    match = re.fullmatch(r"([a-zA-Z])(\d+)", name)
+    if not match:
+        raise ValueError(f"{name!r} is not a square name like 'a1'")
+    col = ord(match.group(1).lower()) - ord("a")
+    rank = int(match.group(2))
+    if not (0 <= col < cols and 1 <= rank <= rows):
+        raise ValueError(f"square {name!r} is off the {rows}x{cols} board")
+    return rows - rank, col

@@ -1,0 +1,185 @@
+"""Northcott's Game: each row has an L and an R piece; move your own piece towards
+the opponent (and, with ``--backward``, away from it). Who cannot move loses.
+
+Position ``(T row row ...)``: ``T`` is ``L`` or ``R``; a row ``aLbRc`` has ``a``
+empty cells left of L, ``b`` between, ``c`` right of R. Without ``--backward`` the
+game is Nim on the gaps ``b``.
+
+Index: a row is one of ``C(cols, 2)`` states ranked by gap, widest first, then by
+``a``; rows are the digits of a mixed-radix number, times 2 plus the turn. A forward
+move narrows a gap, so it leads to a higher index (the bottom-up solver's order);
+with ``--backward`` the game has cycles and is solved by retrograde analysis.
+
+State vector: ``[turn, a1, b1, c1, a2, b2, c2, ...]`` (turn 0 = L).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from hashers.mixed_radix import digits_count
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import LOSE, UNDECIDED, WIN
+
+ROWS, COLS, BACKWARD, IS_MISERE = 0, 1, 2, 3
+TURNS = "LR"
+
+
+@jit
+def decode(data, tier, local, state):
+    params, row_a, row_b, _ = data
+    rows, cols = params[ROWS], params[COLS]
+    states = cols * (cols - 1) // 2
+    state[0] = local & 1
+    rest = local >> 1
+    for row in range(rows - 1, -1, -1):
+        rank = rest % states
+        rest //= states
+        state[1 + 3 * row] = row_a[rank]
+        state[2 + 3 * row] = row_b[rank]
+        state[3 + 3 * row] = cols - 2 - row_a[rank] - row_b[rank]
+
+
+@jit
+def encode(data, state):
+    params, _, _, gap_offset = data
+    rows, cols = params[ROWS], params[COLS]
+    states = cols * (cols - 1) // 2
+    index = 0
+    for row in range(rows):
+        index = index * states + gap_offset[state[2 + 3 * row]] + state[1 + 3 * row]
+    return 0, 2 * index + state[0]
+
+
+# A move code is ((row * 2 + backward) * cols + distance).
+@jit
+def generate_moves(data, state, moves):
+    params = data[0]
+    rows, cols = params[ROWS], params[COLS]
+    count = 0
+    for row in range(rows):
+        gap = state[2 + 3 * row]
+        behind = state[1 + 3 * row] if state[0] == 0 else state[3 + 3 * row]
+        for distance in range(1, gap + 1):
+            moves[count] = (row * 2) * cols + distance
+            count += 1
+        if params[BACKWARD]:
+            for distance in range(1, behind + 1):
+                moves[count] = (row * 2 + 1) * cols + distance
+                count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    cols = data[0][COLS]
+    child[:] = state
+    distance = move % cols
+    backward = (move // cols) % 2
+    row = move // cols // 2
+    behind = 1 + 3 * row if state[0] == 0 else 3 + 3 * row
+    change = -distance if backward else distance
+    child[behind] += change
+    child[2 + 3 * row] -= change
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    if move_count == 0:
+        return WIN if data[0][IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+def row_tables(cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(a, b) of each row rank, and the first rank of each gap b (widest gap first)."""
+    row_a, row_b = [], []
+    gap_offset = np.zeros(cols - 1, dtype=np.int64)
+    for gap in range(cols - 2, -1, -1):
+        gap_offset[gap] = len(row_a)
+        for left in range(cols - 1 - gap):
+            row_a.append(left)
+            row_b.append(gap)
+    return np.array(row_a, dtype=np.int64), np.array(row_b, dtype=np.int64), gap_offset
+
+
+_ROW_WORD = re.compile(r"(\d+)L(\d+)R(\d+)")
+
+
+class Northcott(Game):
+    name = "northcott"
+    title = "Northcott's Game"
+    options_spec = (
+        rows_option(3, maximum=64),
+        cols_option(6, minimum=2, maximum=64),
+        Option("backward", bool, False, "pieces may also move away from the opponent (cycles)"),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    state_fields = "turn (0 = L, 1 = R), then a, b, c of each row"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        row_states = cols * (cols - 1) // 2
+        size = 2 * digits_count([row_states] * rows)
+        if size >= 1 << 62:
+            raise ValueError(f"a {rows}x{cols} board has too many positions to index")
+        self.tiers = TierLayout(keys=[()], sizes=[size])
+        row_a, row_b, gap_offset = row_tables(cols)
+        self.data = (np.array([rows, cols, self.options["backward"], self.options["misere"]],
+                              dtype=np.int64), row_a, row_b, gap_offset)
+        self.state_size = 1 + 3 * rows
+        self.max_moves = rows * max(cols - 2, 0)
+        self.loopy = self.options["backward"]
+        self.remoteness_bound = None if self.loopy else rows * (cols - 2)
+        self.hasher = {"name": "mixed-radix", "digits": "row states (widest gap first), turn",
+                       "radices": [row_states] * rows + [2]}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {0}
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        if (rows, cols) == (3, 6):
+            return "(L 1L3R0 0L1R3 1L2R1)"
+        return "(L " + " ".join(f"0L{cols - 2}R0" for _ in range(rows)) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        rows, cols = self.options["rows"], self.options["cols"]
+        example = self.default_start()
+        turn, *words = self.split_position(text, example)
+        if turn.upper() not in ("L", "R") or len(turn) != 1:
+            raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
+        if len(words) != rows:
+            raise ValueError(f"{text!r} has {len(words)} rows, but this {self.describe()} "
+                             f"game has {rows}")
+        state = [TURNS.index(turn.upper())]
+        for number, word in enumerate(words, start=1):
+            match = _ROW_WORD.fullmatch(word)
+            if not match:
+                raise ValueError(f"row {number} of {text!r} is {word!r}; a row is aLbRc, "
+                                 "e.g. 1L3R0")
+            a, b, c = map(int, match.groups())
+            if a + b + c + 2 != cols:
+                raise ValueError(f"row {number} of {text!r} ({word}) spans {a + b + c + 2} "
+                                 f"columns, but this {self.describe()} game has {cols}")
+            state += [a, b, c]
+        return np.array(state, dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        rows = " ".join(f"{state[1 + 3 * r]}L{state[2 + 3 * r]}R{state[3 + 3 * r]}"
+                        for r in range(self.options["rows"]))
+        return f"({TURNS[state[0]]} {rows})"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        cols = self.options["cols"]
+        distance, backward, row = move % cols, (move // cols) % 2, move // cols // 2
+        return f"{TURNS[state[0]]} row {row + 1} {'back' if backward else 'forward'} {distance}"
+
+
+GAME = Northcott

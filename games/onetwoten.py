@@ -1,0 +1,111 @@
+"""1, 2, ..., 10: players take turns adding 1 or 2 to a sum; who reaches 10 wins.
+
+Position ``(T S)``: ``T`` is ``L`` or ``R`` (whose turn), ``S`` the sum so far.
+Options generalise the target and the largest step. State vector: ``[turn, sum]``
+(turn 0 = L). Index: ``2 * sum + turn`` in a single tier; every move raises the sum,
+so moves lead to higher indices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option
+from solver.jit import jit
+from solver.values import LOSE, UNDECIDED, WIN
+
+TARGET, MAX_STEP, IS_MISERE = 0, 1, 2
+TURNS = "LR"
+
+
+@jit
+def decode(data, tier, local, state):
+    state[0] = local & 1
+    state[1] = local >> 1
+
+
+@jit
+def encode(data, state):
+    return 0, 2 * state[1] + state[0]
+
+
+@jit
+def generate_moves(data, state, moves):
+    params = data[0]
+    count = 0
+    for step in range(1, params[MAX_STEP] + 1):
+        if state[1] + step > params[TARGET]:
+            break
+        moves[count] = step
+        count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    child[0] = 1 - state[0]
+    child[1] = state[1] + move
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    params = data[0]
+    if state[1] == params[TARGET]:  # the opponent just reached the target
+        return WIN if params[IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+class OneTwoTen(Game):
+    name = "1210"
+    title = "1,2,...,10"
+    options_spec = (
+        Option("target", int, 10, "the sum to reach", 1, 100_000),
+        Option("max_step", int, 2, "largest amount a move may add", 1, 1000),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    state_fields = "turn (0 = L, 1 = R), sum"
+
+    def build(self) -> None:
+        from hashers.tiers import TierLayout
+
+        target = self.options["target"]
+        self.tiers = TierLayout(keys=[()], sizes=[2 * (target + 1)])
+        self.data = (np.array([target, self.options["max_step"], self.options["misere"]],
+                              dtype=np.int64),)
+        self.state_size = 2
+        self.max_moves = self.options["max_step"]
+        self.loopy = False
+        self.remoteness_bound = target
+        self.hasher = {"name": "mixed-radix", "digits": ["sum", "turn"],
+                       "radices": [target + 1, 2]}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {0}
+
+    def default_start(self) -> str:
+        return "(L 0)"
+
+    def parse(self, text: str) -> np.ndarray:
+        words = self.split_position(text, "(L 0)")
+        if len(words) != 2:
+            raise ValueError(f"a {self.title} position is (T S), e.g. (L 0); got {text!r}")
+        turn, total = words
+        if turn.upper() not in TURNS or len(turn) != 1:
+            raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
+        if not total.isdigit():
+            raise ValueError(f"the sum in {text!r} must be a whole number, got {total!r}")
+        if int(total) > self.options["target"]:
+            raise ValueError(f"the sum {total} in {text!r} is past the target "
+                             f"{self.options['target']}")
+        return np.array([TURNS.index(turn.upper()), int(total)], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        return f"({TURNS[state[0]]} {state[1]})"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        return f"+{move}"
+
+
+GAME = OneTwoTen

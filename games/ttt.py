@@ -1,0 +1,194 @@
+"""Tomorrow's Tic-Tac-Toe: players place x and o; k in a row wins (or loses, misère).
+
+Position ``(T row row ...)``: ``T`` is ``x`` or ``o``, rows top to bottom, cells
+``x``, ``o``, ``-``. x always moves first, so x has as many marks as o (x to move)
+or one more (o to move): the turn follows from the board.
+
+Index space: tier ``t`` holds the boards with ``t`` marks (x has ``ceil(t/2)``, o
+``floor(t/2)``), ranked by the rearranger, so only boards with legal counts are
+indexed. Every move goes to tier ``t + 1``.
+
+State vector: ``[turn, cells...]`` (turn 0 = x; cells in text order, 0 empty,
+1 x, 2 o).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import (
+    MISERE, Game, GameFunctions, Option, cols_option, normalise_dashes, rows_option,
+    square_name,
+)
+from hashers.bits import popcount
+from hashers.rearranger import board_count, rank_board, unrank_board
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+
+CELLS, IS_MISERE = 0, 1
+EMPTY, X, O = 0, 1, 2
+SYMBOLS = "-xo"
+
+
+@jit(inline="always")
+def _masks(state, cells):
+    xs = 0
+    os_ = 0
+    for c in range(cells):
+        if state[1 + c] == X:
+            xs |= np.int64(1) << c
+        elif state[1 + c] == O:
+            os_ |= np.int64(1) << c
+    return xs, os_
+
+
+@jit
+def decode(data, tier, local, state):
+    cells = data[0][CELLS]
+    xs, os_ = unrank_board(local, cells, (tier + 1) // 2, tier // 2)
+    state[0] = tier & 1
+    for c in range(cells):
+        state[1 + c] = X if (xs >> c) & 1 else (O if (os_ >> c) & 1 else EMPTY)
+
+
+@jit
+def encode(data, state):
+    xs, os_ = _masks(state, data[0][CELLS])
+    return popcount(xs) + popcount(os_), rank_board(xs, os_, data[0][CELLS])
+
+
+@jit
+def generate_moves(data, state, moves):
+    count = 0
+    for c in range(data[0][CELLS]):
+        if state[1 + c] == EMPTY:
+            moves[count] = c
+            count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    child[:] = state
+    child[1 + move] = X if state[0] == 0 else O
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit(inline="always")
+def _has_line(mask, lines):
+    for i in range(lines.shape[0]):
+        if mask & lines[i] == lines[i]:
+            return True
+    return False
+
+
+@jit
+def primitive(data, state, move_count):
+    params, lines = data
+    xs, os_ = _masks(state, params[CELLS])
+    x_line = _has_line(xs, lines)
+    o_line = _has_line(os_, lines)
+    mover_line, last_line = (x_line, o_line) if state[0] == 0 else (o_line, x_line)
+    if mover_line:  # the game would have ended when the mover made that line
+        return ILLEGAL
+    if last_line:
+        return WIN if params[IS_MISERE] else LOSE
+    if move_count == 0:
+        return TIE
+    return UNDECIDED
+
+
+def line_masks(rows: int, cols: int, k: int, diagonal: bool) -> np.ndarray:
+    """Every window of k cells in a row (horizontal, vertical, optionally diagonal)."""
+    directions = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if diagonal else [])
+    masks = set()
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in directions:
+                end_r, end_c = r + (k - 1) * dr, c + (k - 1) * dc
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    masks.add(sum(1 << ((r + i * dr) * cols + c + i * dc) for i in range(k)))
+    return np.array(sorted(masks), dtype=np.int64)
+
+
+DEFAULT_START_3X4 = "(x ---- x--- --o-)"
+
+
+class TicTacToe(Game):
+    name = "ttt"
+    title = "Tomorrow's Tic-Tac-Toe"
+    options_spec = (
+        rows_option(3),
+        cols_option(4),
+        Option("k", int, 3, "marks in a row that make a line", 1, 26),
+        Option("diagonal", bool, False, "diagonal lines count too"),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    state_fields = "turn (0 = x, 1 = o), then cells top row first (0 empty, 1 x, 2 o)"
+
+    def build(self) -> None:
+        rows, cols, k = self.options["rows"], self.options["cols"], self.options["k"]
+        cells = rows * cols
+        if cells > 63:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        if k > max(rows, cols):
+            raise ValueError(f"--k {k} is longer than the {rows}x{cols} board: "
+                             "no line could ever be made")
+        sizes = [int(board_count(cells, (t + 1) // 2, t // 2)) for t in range(cells + 1)]
+        self.tiers = TierLayout(keys=[((t + 1) // 2, t // 2) for t in range(cells + 1)], sizes=sizes)
+        self.data = (np.array([cells, self.options["misere"]], dtype=np.int64),
+                     line_masks(rows, cols, k, self.options["diagonal"]))
+        self.state_size = 1 + cells
+        self.max_moves = cells
+        self.loopy = False
+        self.remoteness_bound = cells
+        self.hasher = {"name": "rearranger", "tiers": "marks placed t: x ceil(t/2), o floor(t/2)",
+                       "cells": cells}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {tier + 1} if tier + 1 < self.tiers.count else set()
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        if (rows, cols) == (3, 4):
+            return DEFAULT_START_3X4
+        return "(x " + " ".join("-" * cols for _ in range(rows)) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        text = normalise_dashes(text) if isinstance(text, str) else text
+        example = self.default_start()
+        turn, *rows = self.split_position(text, example)
+        if turn not in ("x", "o"):
+            raise ValueError(f"the turn in {text!r} must be x or o, got {turn!r}")
+        self.check_rows(rows, text, SYMBOLS)
+        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        xs, os_ = cells.count(X), cells.count(O)
+        expected = "x" if xs == os_ else "o" if xs == os_ + 1 else None
+        if expected is None:
+            raise ValueError(f"{text!r} has {xs} x and {os_} o; x moves first, so x has as many "
+                             "marks as o or one more")
+        if turn != expected:
+            raise ValueError(f"in {text!r} it must be {expected}'s turn ({xs} x, {os_} o "
+                             "and x moves first)")
+        return np.array([0 if turn == "x" else 1, *cells], dtype=np.int64)
+
+    def explain_illegal(self, state: np.ndarray) -> str:
+        mover = "xo"[state[0]]
+        return (f"{mover} already has a line, so the game ended when {mover} made it "
+                "and it cannot be their turn")
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[1:])
+        rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
+        return f"({'xo'[state[0]]} {' '.join(rows)})"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        cols = self.options["cols"]
+        return square_name(move // cols, move % cols, self.options["rows"])
+
+
+GAME = TicTacToe

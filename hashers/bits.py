@@ -1,0 +1,98 @@
+"""Bit-board helpers shared by the hash schemes and the games (numba, int64 masks).
+
+Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 63 cells.
+``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations done a byte at a
+time with 64 KiB lookup tables, which numba freezes into the compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from solver.jit import jit
+
+MAX_CELLS = 63
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+@jit(inline="always")
+def popcount(mask: int) -> int:
+    """Number of set bits of an int64 mask."""
+    return _ctpop(np.int64(mask))
+
+
+@jit(inline="always")
+def lowest_bit(mask: int) -> int:
+    """Index of the lowest set bit (64 for an empty mask)."""
+    return _cttz(np.int64(mask))
+
+
+def _byte_tables():
+    popcounts = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+    extract = np.zeros((256, 256), dtype=np.int64)
+    deposit = np.zeros((256, 256), dtype=np.int64)
+    for mask in range(256):
+        positions = [bit for bit in range(8) if mask >> bit & 1]
+        for source in range(256):
+            extract[mask, source] = sum(1 << i for i, p in enumerate(positions) if source >> p & 1)
+            if source < 1 << len(positions):
+                deposit[mask, source] = sum(1 << p for i, p in enumerate(positions) if source >> i & 1)
+    return popcounts, extract, deposit
+
+
+BYTE_POPCOUNT, BYTE_EXTRACT, BYTE_DEPOSIT = _byte_tables()
+
+
+@jit
+def extract_bits(source: int, mask: int) -> int:
+    """PEXT: the bits of ``source`` at the set positions of ``mask``, packed to the bottom.
+
+    >>> extract_bits(0b1010, 0b1110)  # bits 1, 2, 3 of source are 1, 0, 1
+    5
+    """
+    result = 0
+    shift = 0
+    while mask != 0:
+        mask_byte = mask & 255
+        result |= BYTE_EXTRACT[mask_byte, source & 255] << shift
+        shift += BYTE_POPCOUNT[mask_byte]
+        mask >>= 8
+        source >>= 8
+    return result
+
+
+@jit
+def deposit_bits(source: int, mask: int) -> int:
+    """PDEP: the low bits of ``source`` spread onto the set positions of ``mask``.
+
+    >>> deposit_bits(5, 0b1110)
+    10
+    """
+    result = 0
+    shift = 0
+    while mask != 0:
+        mask_byte = mask & 255
+        width = BYTE_POPCOUNT[mask_byte]
+        result |= BYTE_DEPOSIT[mask_byte, source & ((1 << width) - 1)] << shift
+        source >>= width
+        shift += 8
+        mask >>= 8
+    return result

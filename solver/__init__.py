@@ -1,0 +1,1 @@
+"""Game-independent solvers: bottom-up (acyclic, tier by tier) and retrograde (cycles)."""

@@ -1,0 +1,96 @@
+"""Pieces shared by the solvers: the per-game kernel contract, statistics, progress."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+import numpy as np
+from tqdm import tqdm
+
+from solver.jit import jit
+from solver.values import DRAW, LOSE, NO_REMOTENESS, TIE, WIN
+
+#: Columns of the ``out`` array that ``expand`` fills, one row per move.
+CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
+
+#: Called with (tier, values, remoteness) as soon as a tier is solved.
+TierSink = Callable[[int, np.ndarray, np.ndarray], None]
+
+
+class SolvableGame(Protocol):
+    """What a solver needs from a game (``games.base.Game`` provides it).
+
+    ``expand(data, tier, local, out, state, child, moves) -> int`` is a numba function:
+    ``> 0``: that many moves, one row of ``out`` each (child tier, child local index,
+    1 if the same player moves again, move code); ``< 0``: a primitive position whose
+    value code is the negation; ``0``: the index is not a legal position.
+    ``state``, ``child`` and ``moves`` are scratch arrays of ``state_size``,
+    ``state_size`` and ``max_moves`` int64.
+    """
+
+    name: str
+    data: tuple
+    state_size: int
+    max_moves: int
+    kernel_label: str
+    expand: Callable
+
+    @property
+    def tier_sizes(self) -> np.ndarray: ...
+
+    def tier_children(self, tier: int) -> set[int]: ...
+
+
+class SolverError(RuntimeError):
+    """The game broke the solver's contract (a bug in a game module)."""
+
+
+@dataclass
+class SolveStats:
+    """What a solve did: value counts, remoteness range, time and memory."""
+
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(5, dtype=np.int64))
+    max_remoteness: int = 0
+    compile_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    peak_bytes: int = 0
+
+    def add_tier(self, values: np.ndarray, remoteness: np.ndarray) -> None:
+        self.counts += np.bincount(values, minlength=5)[:5]
+        decided = remoteness[remoteness != NO_REMOTENESS]
+        if decided.size:
+            self.max_remoteness = max(self.max_remoteness, int(decided.max()))
+
+
+def progress_bar(total: int, description: str, enabled: bool) -> tqdm:
+    """A tqdm bar counting positions (silent when disabled)."""
+    return tqdm(total=total, desc=description, unit="pos", unit_scale=True,
+                disable=not enabled, dynamic_ncols=True, leave=False)
+
+
+def timed(function: Callable[[], object]) -> float:
+    """Seconds taken by ``function()``."""
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+@jit(inline="always")
+def as_seen_by_parent(value: int, same_mover: int) -> int:
+    """A child's value for the parent's mover: flipped unless the same player moves again."""
+    if same_mover != 0:
+        return value
+    if value == WIN:
+        return LOSE
+    if value == LOSE:
+        return WIN
+    return value
+
+
+__all__ = [
+    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TIE",
+    "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
+    "progress_bar", "timed",
+]

@@ -1,0 +1,106 @@
+"""Numba compilation helpers: one on-disk cache per source version, and per-game kernels.
+
+Two facts about numba drive this module:
+
+* ``cache=True`` does not notice edits in *other* modules that a cached function
+  calls (a game function inlined into a solver kernel). We therefore point numba's
+  cache at a directory named after a fingerprint of all of this project's numba
+  sources: any edit starts a fresh cache, so a stale kernel can never be loaded.
+* A kernel that receives a jitted function as an argument is recompiled in every
+  process (the dispatcher's identity is part of the type). Instead, generic kernels
+  are written once as plain Python *templates* and :func:`specialise` re-binds the
+  game's functions as globals of a copy with its own name, which numba caches
+  like any top-level function.
+
+Import this module before defining any ``@jit`` function (every module that jits
+does ``from solver.jit import jit``), so the cache location is set first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import types
+from pathlib import Path
+from typing import Any, Callable
+
+import numba
+
+_PROJECT_ROOT = Path(__file__).resolve().parent.parent
+_JITTED_PACKAGES = ("games", "hashers", "solver")
+
+
+def source_fingerprint() -> str:
+    """A short hash of every numba-compiled source file of the project."""
+    digest = hashlib.sha256()
+    for package in _JITTED_PACKAGES:
+        for path in sorted((_PROJECT_ROOT / package).rglob("*.py")):
+            digest.update(str(path.relative_to(_PROJECT_ROOT)).encode())
+            digest.update(path.read_bytes())
+    digest.update(numba.__version__.encode())
+    return digest.hexdigest()[:16]
+
+
+def _configure_cache() -> Path:
+    base = os.environ.get("GAMESOLVER_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if base:
+        root = Path(base)
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gamesolver"
+    cache_dir = root / f"numba-{source_fingerprint()}"
+    numba.config.CACHE_DIR = str(cache_dir)
+    return cache_dir
+
+
+CACHE_DIR = _configure_cache()
+
+
+def jit(function: Callable | None = None, **options: Any):
+    """``numba.njit`` with on-disk caching and the GIL released.
+
+    >>> @jit
+    ... def twice(x):
+    ...     return 2 * x
+    >>> twice(21)
+    42
+    """
+    settings = {"cache": True, "nogil": True}
+    settings.update(options)
+
+    def compile_lazily(f: Callable):
+        try:
+            return numba.njit(**settings)(f)
+        except RuntimeError:  # no source file to cache against (an interactive session)
+            return numba.njit(**{**settings, "cache": False})(f)
+
+    return compile_lazily if function is None else compile_lazily(function)
+
+
+_specialised: dict[tuple[Callable, str], Callable] = {}
+
+
+def specialise(template: Callable, label: str, **bindings: Callable) -> Callable:
+    """Compile ``template`` with the names in ``bindings`` bound to the given functions.
+
+    ``template`` is a plain Python function that calls, for example, ``expand(...)``
+    as a global; ``specialise(template, "ttt", expand=ttt_expand)`` returns a cached
+    numba dispatcher named ``<template>__ttt`` in which ``expand`` is the game's.
+    The same (template, label) always returns the same dispatcher.
+
+    >>> def _apply(x):
+    ...     return f(x)
+    >>> g = specialise(_apply, "double", f=jit(lambda x: 2 * x))
+    >>> g(4)
+    8
+    """
+    key = (template, label)
+    if key not in _specialised:
+        namespace = dict(template.__globals__)
+        namespace.update(bindings)
+        name = f"{template.__name__}__{label}"
+        copy = types.FunctionType(template.__code__, namespace, name, template.__defaults__)
+        copy.__qualname__ = name
+        copy.__module__ = template.__module__
+        copy.__doc__ = template.__doc__
+        _specialised[key] = jit(copy)
+    return _specialised[key]

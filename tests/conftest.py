@@ -1,0 +1,44 @@
+"""Shared fixtures: databases built once per test session."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from databases import open_database
+from databases.build import build_database
+from games import make_game
+
+
+class Builds:
+    """Builds and opens databases on demand, once per (game, options)."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.opened = {}
+
+    def __call__(self, name: str, **options):
+        key = (name, tuple(sorted(options.items())))
+        if key not in self.opened:
+            game = make_game(name, **options)
+            path = self.directory / f"{game.label()}.h5"
+            build_database(game, path, progress=False, threads=2)
+            self.opened[key] = open_database(path)
+        return self.opened[key]
+
+    def close(self):
+        for db in self.opened.values():
+            db.close()
+
+
+@pytest.fixture(scope="session")
+def database(tmp_path_factory):
+    """``database(name, **options)`` -> an open Database, built on first use."""
+    builds = Builds(tmp_path_factory.mktemp("databases"))
+    yield builds
+    builds.close()
+
+
+def legal_indices(db) -> np.ndarray:
+    """Indices of the legal positions of a database."""
+    return np.flatnonzero(db.value_array() != 0)

@@ -1,0 +1,212 @@
+"""The HDF5 files: written arrays and attributes read back, bad files refused,
+lookups validated, bulk numpy access."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+
+from databases import VALUES, open_database
+from databases.build import BuildRefused, build_database
+from databases.format import FORMAT_NAME, FORMAT_VERSION
+from games import make_game
+from solver.bottom_up import solve_bottom_up
+from solver.retrograde import solve_retrograde
+from solver.values import NO_REMOTENESS
+
+
+@pytest.mark.parametrize("name, options", [
+    ("ttt", {"rows": 3, "cols": 3}),
+    ("northcott", {"rows": 2, "cols": 5, "backward": True}),
+    ("1210", {"target": 300, "max_step": 2}),  # remoteness beyond 254: stored as uint16
+])
+def test_file_holds_exactly_what_the_solver_computed(tmp_path, name, options):
+    game = make_game(name, **options)
+    arrays = {}
+    solver = solve_retrograde if game.loopy else solve_bottom_up
+    solver(game, threads=1, progress=False, sink=lambda t, v, r: arrays.__setitem__(t, (v.copy(), r.copy())))
+    values = np.concatenate([arrays[t][0] for t in range(game.tiers.count)])
+    remoteness = np.concatenate([arrays[t][1] for t in range(game.tiers.count)])
+
+    report = build_database(game, tmp_path / "x.h5", progress=False)
+    with open_database(tmp_path / "x.h5") as db:
+        assert np.array_equal(db.value_array(), values)
+        stored = db.remoteness_array()
+        assert np.array_equal(stored == -1, remoteness == NO_REMOTENESS)
+        assert np.array_equal(stored[stored >= 0], remoteness[remoteness != NO_REMOTENESS])
+        attrs = db.attributes
+        assert attrs["format"] == FORMAT_NAME and attrs["format_version"] == FORMAT_VERSION
+        assert attrs["game"] == name and json.loads(attrs["options"]) == game.options
+        assert json.loads(attrs["hasher"]) == game.hasher
+        assert attrs["num_positions"] == game.size == values.size
+        counts = {v: int((values == code).sum()) for code, v in enumerate(VALUES)}
+        assert {v: attrs[f"count_{v}"] for v in VALUES} == counts == report.counts
+        start = db.lookup(attrs["start_position"])
+        assert (attrs["start_value"], attrs["start_remoteness"]) == \
+            (start.value, -1 if start.remoteness is None else start.remoteness)
+        for key in ("build_seconds", "solve_seconds", "compile_seconds", "numba_version",
+                    "package_version", "created_utc", "numpy_version", "h5py_version"):
+            assert key in attrs
+        expected_dtype = np.uint16 if game.loopy or name == "1210" else np.uint8
+        assert db._remoteness.dtype == expected_dtype
+        assert db._values.compression == "gzip" and db._values.chunks is not None
+
+
+def test_lookup_and_moves(database):
+    db = database("northcott", rows=3, cols=6)
+    record = db.lookup(" (L 1L3R0 0L1R3 1L2R1) ")
+    assert (record.position, record.value, record.remoteness) == ("(L 1L3R0 0L1R3 1L2R1)", "lose", 6)
+    moves = db.moves("(R 4L0R0 0L1R3 1L2R1)")
+    assert [m.value for m in moves][0] == "lose"  # R's best move leaves L lost
+    assert moves[0].move.startswith("R row")
+    mine = [(m.value, m.remoteness) for m in moves]
+    winning = [r for v, r in mine if v == "lose"]
+    assert winning == sorted(winning)  # among winning moves, fastest first
+
+
+def test_moves_are_ordered_best_first(database):
+    db = database("ttt", rows=3, cols=3)
+    rank = {"lose": 0, "tie": 1, "draw": 2, "win": 3}  # child values, from the child's mover
+    for position in ("(x --- --- ---)", "(o x-- --- ---)", "(x xo- --- ---)", "(o xo- x-- ---)"):
+        moves = db.moves(position)
+        keys = [(rank[m.value], m.remoteness if m.value != "win" else -m.remoteness) for m in moves]
+        assert keys == sorted(keys)
+        best = moves[0]
+        record = db.lookup(position)
+        expected = {"lose": "win", "tie": "tie", "win": "lose"}[best.value]
+        assert record.value == expected
+
+
+@pytest.mark.parametrize("position, message", [
+    ("L 1L3R0 0L1R3 1L2R1", "missing parentheses"),
+    ("(X 1L3R0 0L1R3 1L2R1)", "turn .* must be L or R"),
+    ("(L 1L3R0 0L1R3)", "has 2 rows"),
+    ("(L 1L3R1 0L1R3 1L2R1)", "spans 7 columns"),
+    ("(L 1L3Q0 0L1R3 1L2R1)", "a row is aLbRc"),
+    ("()", "empty position"),
+    (42, "is a string"),
+])
+def test_bad_positions_raise_value_errors(database, position, message):
+    db = database("northcott", rows=3, cols=6)
+    with pytest.raises(ValueError, match=message):
+        db.lookup(position)
+    with pytest.raises(ValueError, match=message):
+        db.moves(position)
+
+
+@pytest.mark.parametrize("position, message", [
+    ("(x ---- ----)", "has 2 rows, but this ttt 3x4"),
+    ("(x --- --- ---)", "row 1 .* has 3 cells, but this ttt 3x4 game has 4 columns"),
+    ("(x ---- ---- ---)", "row 3 .* has 3 cells"),
+    ("(o ---- ---- ----)", "it must be x's turn"),
+    ("(x xx-- ---- ----)", "x moves first"),
+    ("(x xxx- oo-- o---)", "x already has a line"),
+    ("(x ---- ---- --a-)", "cells are"),
+])
+def test_bad_ttt_positions(database, position, message):
+    with pytest.raises(ValueError, match=message):
+        database("ttt").lookup(position)
+
+
+def test_bulk_access_is_numpy_in_numpy_out(database):
+    db = database("ttt", rows=3, cols=3, diagonal=True)
+    values = db.value_array()
+    remoteness = db.remoteness_array()
+    wins_in_3 = np.flatnonzero((values == VALUES.index("win")) & (remoteness == 3))
+    assert wins_in_3.size > 0
+    got_values, got_remoteness = db.lookup_indices(wins_in_3[::-1])
+    assert (got_values == 1).all() and (got_remoteness == 3).all()
+    texts = db.positions(wins_in_3[:20])
+    assert np.array_equal(db.indices_of(texts), wins_in_3[:20])
+    for text in texts:
+        assert (db.lookup(text).value, db.lookup(text).remoteness) == ("win", 3)
+    states = db.decode(wins_in_3[:20])
+    assert states.shape == (20, 10)  # turn + 9 cells
+    with pytest.raises(IndexError):
+        db.lookup_indices([db.size])
+
+
+def test_lookup_indices_spans_chunks(tmp_path):
+    game = make_game("ttt", rows=3, cols=4)
+    build_database(game, tmp_path / "t.h5", progress=False)
+    with open_database(tmp_path / "t.h5") as db:
+        everything = db.value_array()
+        picks = np.random.default_rng(3).integers(0, db.size, 5000)
+        values, _ = db.lookup_indices(picks)
+        assert np.array_equal(values, everything[picks])
+
+
+def test_open_by_game_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMESOLVER_DB_DIR", str(tmp_path))
+    build_database(make_game("1210", target=5), progress=False)
+    assert (tmp_path / "1210_target5.h5").exists()
+    with open_database("1210", target=5) as db:
+        assert db.lookup("(L 0)").value == "win"
+    with pytest.raises(FileNotFoundError, match="build it"):
+        open_database("1210", target=6)
+
+
+def _copy(source, tmp_path, name="copy.h5"):
+    target = tmp_path / name
+    shutil.copy(source, target)
+    return target
+
+
+def test_unknown_files_are_refused(database, tmp_path):
+    source = database("1210").path
+    with h5py.File(_copy(source, tmp_path, "a.h5"), "a") as f:
+        f.attrs["format"] = "something-else"
+    with pytest.raises(ValueError, match="is not a gamesolver-database file"):
+        open_database(tmp_path / "a.h5")
+    with h5py.File(_copy(source, tmp_path, "b.h5"), "a") as f:
+        f.attrs["format_version"] = 99
+    with pytest.raises(ValueError, match="format version 99"):
+        open_database(tmp_path / "b.h5")
+    with h5py.File(_copy(source, tmp_path, "c.h5"), "a") as f:
+        f.attrs["hasher"] = json.dumps({"name": "another"})
+    with pytest.raises(ValueError, match="different index layout"):
+        open_database(tmp_path / "c.h5")
+    (tmp_path / "d.h5").write_text("not hdf5")
+    with pytest.raises(ValueError, match="not a readable HDF5 file"):
+        open_database(tmp_path / "d.h5")
+    with pytest.raises(FileNotFoundError):
+        open_database(tmp_path / "missing.h5")
+
+
+def test_build_refuses_when_memory_is_short(tmp_path, monkeypatch):
+    import databases.build as build
+
+    monkeypatch.setattr(build, "memory_available", lambda: 1000)
+    with pytest.raises(BuildRefused, match="use --force"):
+        build_database(make_game("ttt", rows=3, cols=3), tmp_path / "x.h5", progress=False)
+    assert not (tmp_path / "x.h5").exists()
+    build_database(make_game("ttt", rows=3, cols=3), tmp_path / "x.h5", progress=False, force=True)
+    assert (tmp_path / "x.h5").exists()
+
+
+def test_failed_build_leaves_no_file(tmp_path, monkeypatch):
+    import solver.bottom_up as bottom_up
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bottom_up, "solve_bottom_up", explode)
+    with pytest.raises(RuntimeError):
+        build_database(make_game("ttt", rows=2, cols=2, k=2), tmp_path / "x.h5", progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_custom_start_is_recorded(tmp_path):
+    report = build_database(make_game("northcott", rows=2, cols=4), tmp_path / "n.h5",
+                            start="(R 1L1R0 0L2R0)", progress=False)
+    assert report.start == "(R 1L1R0 0L2R0)"
+    with open_database(tmp_path / "n.h5") as db:
+        assert db.start == "(R 1L1R0 0L2R0)"
+        assert db.lookup(db.start).value == report.start_value
+    with pytest.raises(ValueError, match="has 3 rows"):
+        build_database(make_game("northcott", rows=2, cols=4), tmp_path / "m.h5",
+                       start="(R 1L1R0 0L2R0 0L2R0)", progress=False)

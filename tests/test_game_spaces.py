@@ -1,0 +1,90 @@
+"""Every game's perfect hash and text notation, checked over whole small index spaces."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games import GAMES, make_game
+from games.base import Game
+from solver.values import ILLEGAL, UNDECIDED
+
+SMALL_SPACES = [
+    ("1210", {}),
+    ("1210", {"target": 7, "max_step": 3}),
+    ("ttt", {"rows": 3, "cols": 3}),
+    ("ttt", {}),
+    ("ttt", {"rows": 2, "cols": 2, "k": 2}),
+    ("northcott", {"rows": 2, "cols": 4}),
+    ("northcott", {}),
+    ("northcott", {"rows": 1, "cols": 2}),
+]
+
+
+def _ids(case):
+    return make_game(case[0], **case[1]).label()
+
+
+@pytest.fixture(params=SMALL_SPACES, ids=[_ids(c) for c in SMALL_SPACES])
+def game(request) -> Game:
+    name, options = request.param
+    return make_game(name, **options)
+
+
+def test_hash_is_a_bijection_on_the_whole_space(game):
+    indices = np.arange(game.size)
+    states = game.decode_many(indices)
+    assert np.array_equal(game.encode_many(states), indices)
+    assert len(np.unique(states, axis=0)) == game.size
+
+
+def test_text_round_trips_over_the_whole_space(game):
+    for index in range(game.size):
+        state = game.state_at(index)
+        text = game.format(state)
+        assert np.array_equal(game.parse(text), state), text
+        assert game.index(game.parse(text)) == index
+
+
+def test_every_move_stays_in_the_space_and_flips_the_turn(game):
+    for index in range(game.size):
+        state = game.state_at(index)
+        if game.primitive_value(state) != UNDECIDED:
+            continue
+        children = game.children(state)
+        assert children, f"{game.format(state)} is not primitive but has no move"
+        for child in children:
+            assert 0 <= game.index(child.state) < game.size
+            assert not child.same_mover
+            assert game.primitive_value(child.state) != ILLEGAL
+
+
+def test_start_position_is_legal(game):
+    start = game.start()
+    assert game.format(start) == game.default_start()
+    assert game.primitive_value(start) != ILLEGAL
+
+
+def test_registry_names_match_modules():
+    for name in GAMES:
+        assert make_game(name).name == name
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_unknown_option_is_a_clear_error(name):
+    with pytest.raises(ValueError, match="has no option --colour"):
+        make_game(name, colour=3)
+
+
+@pytest.mark.parametrize("name, options, message", [
+    ("ttt", {"rows": 0}, "--rows must be at least 1"),
+    ("ttt", {"rows": 8, "cols": 8}, "at most 63"),
+    ("ttt", {"rows": 3, "cols": 3, "k": 4}, "no line could ever be made"),
+    ("ttt", {"k": "3"}, "whole number"),
+    ("northcott", {"cols": 1}, "--cols must be at least 2"),
+    ("1210", {"target": 0}, "--target must be at least 1"),
+    ("1210", {"misere": "yes"}, "is a flag"),
+])
+def test_bad_options_are_clear_errors(name, options, message):
+    with pytest.raises(ValueError, match=message):
+        make_game(name, **options)

@@ -1,0 +1,120 @@
+"""Hash schemes are bijections on their whole range, with the orders the solvers use."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from math import comb
+
+import numpy as np
+import pytest
+
+from hashers.bits import deposit_bits, extract_bits, lowest_bit, popcount
+from hashers.combinations import next_subset, rank_subset, subset_count, unrank_subset
+from hashers.mixed_radix import digits_count, rank_digits, unrank_digits
+from hashers.rearranger import board_count, rank_board, unrank_board
+from hashers.tiers import TierLayout
+
+
+def test_bit_helpers_match_plain_python():
+    rng = random.Random(1)
+    for _ in range(3000):
+        mask, source = rng.getrandbits(63), rng.getrandbits(63)
+        packed = [source >> bit & 1 for bit in range(63) if mask >> bit & 1]
+        assert extract_bits(source, mask) == sum(b << i for i, b in enumerate(packed))
+        assert deposit_bits(extract_bits(source, mask), mask) == source & mask
+        assert popcount(mask) == bin(mask).count("1")
+        assert lowest_bit(mask) == (mask & -mask).bit_length() - 1
+    assert lowest_bit(0) == 64
+
+
+@pytest.mark.parametrize("cells", range(0, 15))
+def test_combinations_are_a_bijection_in_numeric_order(cells):
+    for size in range(cells + 1):
+        subsets = sorted(sum(1 << c for c in chosen)
+                         for chosen in itertools.combinations(range(cells), size))
+        assert len(subsets) == subset_count(cells, size) == comb(cells, size)
+        walked = subsets[0]
+        for rank, mask in enumerate(subsets):
+            assert rank_subset(mask) == rank
+            assert unrank_subset(rank, size, cells) == mask
+            assert walked == mask
+            if rank + 1 < len(subsets):
+                walked = next_subset(walked)
+
+
+def test_combinations_on_63_cells_round_trip():
+    rng = random.Random(2)
+    for _ in range(2000):
+        chosen = sorted(rng.sample(range(63), rng.randint(0, 63)))
+        mask = sum(1 << c for c in chosen)
+        rank = rank_subset(mask)
+        assert rank == sum(comb(p, i + 1) for i, p in enumerate(chosen))
+        assert 0 <= rank < comb(63, len(chosen))
+        assert unrank_subset(rank, len(chosen), 63) == mask
+
+
+def _boards(cells, first, second):
+    for a in itertools.combinations(range(cells), first):
+        rest = [c for c in range(cells) if c not in a]
+        for b in itertools.combinations(rest, second):
+            yield sum(1 << c for c in a), sum(1 << c for c in b)
+
+
+@pytest.mark.parametrize("cells", range(0, 9))
+def test_rearranger_is_a_bijection_for_every_count(cells):
+    for first in range(cells + 1):
+        for second in range(cells - first + 1):
+            boards = list(_boards(cells, first, second))
+            assert len(boards) == board_count(cells, first, second)
+            ranks = [rank_board(a, b, cells) for a, b in boards]
+            assert sorted(ranks) == list(range(len(boards)))
+            for (a, b), rank in zip(boards, ranks):
+                assert unrank_board(rank, cells, first, second) == (a, b)
+
+
+def test_rearranger_orders_moves_upwards():
+    """Moving a piece of either kind to a higher free cell raises the rank
+    (the second kind with the first kind fixed); bottom-up sweeps rely on it."""
+    cells = 7
+    for first in range(4):
+        for second in range(4):
+            for a, b in _boards(cells, first, second):
+                rank = rank_board(a, b, cells)
+                for mover, other in ((a, b), (b, a)):
+                    for src in range(cells):
+                        if not mover >> src & 1:
+                            continue
+                        for dst in range(src + 1, cells):
+                            if (a | b) >> dst & 1:
+                                continue
+                            moved = mover & ~(1 << src) | 1 << dst
+                            if mover is a:
+                                assert rank_board(moved, b, cells) > rank
+                            else:
+                                assert rank_board(a, moved, cells) > rank
+
+
+def test_mixed_radix_is_a_bijection():
+    radices = np.array([3, 1, 4, 2], dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    vectors = list(itertools.product(*(range(r) for r in radices)))
+    assert len(vectors) == digits_count(radices)
+    for index, digits in enumerate(vectors):  # product order = first digit most significant
+        assert rank_digits(np.array(digits, dtype=np.int64), radices) == index
+        unrank_digits(index, radices, out)
+        assert tuple(out) == digits
+
+
+def test_tier_layout_locates_every_index():
+    layout = TierLayout(keys=[(0,), (1,), (2,), (3,)], sizes=[3, 0, 1, 5])
+    seen = []
+    for index in range(layout.size):
+        tier, local = layout.locate(index)
+        assert layout.global_index(tier, local) == index
+        seen.append((tier, local))
+    assert seen == [(0, 0), (0, 1), (0, 2), (2, 0)] + [(3, i) for i in range(5)]
+    tiers, locals_ = layout.locate_many(np.arange(layout.size))
+    assert list(zip(tiers.tolist(), locals_.tolist())) == seen
+    with pytest.raises(IndexError):
+        layout.locate(layout.size)

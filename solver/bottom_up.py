@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from solver.common import (
-    SolvableGame, SolveStats, SolverError, TierSink, as_seen_by_parent, progress_bar,
+    SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent, progress_bar,
 )
 from solver.jit import specialise
 from solver.values import ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
@@ -170,7 +170,8 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
     """Solve every tier of an acyclic game; ``sink(tier, values, remoteness)`` gets each
     tier as soon as it is solved (the arrays are only valid during the call)."""
     threads = threads or os.cpu_count() or 1
-    stats = SolveStats(compile_seconds=warm_up(game))
+    with announced(f"{game.name}: loading or compiling the numba kernels", progress):
+        stats = SolveStats(compile_seconds=warm_up(game))
     kernel = kernel_for(game)
     levels, children = tier_levels(game)
     last = _last_use(levels, children)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -70,11 +72,15 @@ def progress_bar(total: int, description: str, enabled: bool) -> tqdm:
                 disable=not enabled, dynamic_ncols=True, leave=False)
 
 
-def timed(function: Callable[[], object]) -> float:
-    """Seconds taken by ``function()``."""
+@contextmanager
+def announced(message: str, enabled: bool):
+    """Print ``message...`` before a phase without a progress count, and its duration after."""
+    if enabled:
+        print(f"{message}...", end="", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
+    yield
+    if enabled:
+        print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
 
 @jit(inline="always")
@@ -92,5 +98,5 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
 __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TIE",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "progress_bar", "timed",
+    "progress_bar", "announced",
 ]

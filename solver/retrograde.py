@@ -31,7 +31,9 @@ import time
 
 import numpy as np
 
-from solver.common import SolvableGame, SolveStats, SolverError, TierSink, progress_bar
+from solver.common import (
+    SolvableGame, SolveStats, SolverError, TierSink, announced, progress_bar,
+)
 from solver.jit import jit, specialise
 from solver.values import DRAW, ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
 
@@ -196,7 +198,8 @@ def solve_retrograde(game: SolvableGame, *, threads: int | None = None, progress
 
     ``threads`` is accepted for symmetry with the bottom-up solver; this solver runs
     on one thread."""
-    stats = SolveStats(compile_seconds=warm_up(game), peak_bytes=estimate_peak_bytes(game))
+    with announced(f"{game.name}: loading or compiling the numba kernels", progress):
+        stats = SolveStats(compile_seconds=warm_up(game), peak_bytes=estimate_peak_bytes(game))
     count_moves, record_parents = _kernels(game)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     tier_starts = np.zeros(len(sizes), dtype=np.int64)
@@ -231,9 +234,8 @@ def solve_retrograde(game: SolvableGame, *, threads: int | None = None, progress
     if broken:
         raise SolverError(f"{game.name}: {broken} moves lead to indices that are not legal positions")
     queue = np.empty(size, dtype=np.int64)
-    if progress:
-        print(f"{game.name}: propagating values backwards", flush=True)
-    longest = _propagate(values, remoteness, moves_left, parents_start, parents, queue)
+    with announced(f"{game.name}: propagating values backwards", progress):
+        longest = _propagate(values, remoteness, moves_left, parents_start, parents, queue)
     if longest >= NO_REMOTENESS:
         raise SolverError(f"{game.name}: remoteness beyond {NO_REMOTENESS - 1} cannot be stored")
     del queue, parents, parents_start, moves_left

@@ -17,6 +17,9 @@ GAMES: dict[str, str] = {
     "1210": "games.onetwoten",
     "ttt": "games.ttt",
     "northcott": "games.northcott",
+    "knightsdance": "games.knightsdance",
+    "surround": "games.surround",
+    "konane": "games.konane",
 }
 
 

@@ -206,8 +206,11 @@ class Game:
     @property
     def expand(self) -> Callable:
         """The numba ``expand`` function the solvers call."""
-        if self.functions.expand is not None:
-            return self.functions.expand
+        return self.functions.expand or self.composed_expand
+
+    @property
+    def composed_expand(self) -> Callable:
+        """``expand`` built from the five functions (the reference for a faster one)."""
         f = self.functions
         return specialise(_expand_composed, self.name, decode=f.decode, encode=f.encode,
                           generate_moves=f.generate_moves, do_move=f.do_move,

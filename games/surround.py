@@ -1,0 +1,298 @@
+"""Surround: two worms grow from their heads, one cell up, down, left or right onto an
+empty cell; the old head becomes body. A player who cannot grow on their turn loses.
+
+Position ``(T row row ...)``: turn ``w``/``b``; cells ``w`` white head, ``o`` white
+body, ``b`` black head, ``x`` black body, ``-`` empty. ``--wormholes`` wraps the board
+at every edge.
+
+Index: tier ``t`` holds the positions with ``t`` body cells (White moves first and
+every move adds one body cell, so ``t`` fixes the turn). Within a tier: the body
+cells (a combination), then the white head among the free cells, then the black head
+among the rest. Who owns a body cell never matters for play, so the index does not
+pay for it: positions that differ only in body colours share an index. When a
+position is built from an index, body cells are coloured by which head they are
+nearer to (a display choice; colours the user typed are kept everywhere else).
+
+State vector: ``[turn, cells...]`` (turn 0 = white; cells in text order: 0 empty,
+1 white head, 2 white body, 3 black head, 4 black body).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from hashers.bits import deposit_bits, lowest_bit, popcount
+from hashers.combinations import rank_subset, subset_count, unrank_subset
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import LOSE, UNDECIDED, WIN
+
+CELLS, IS_MISERE = 0, 1
+EMPTY, WHITE_HEAD, WHITE_BODY, BLACK_HEAD, BLACK_BODY = 0, 1, 2, 3, 4
+SYMBOLS = "-wobx"
+DIRECTIONS = ("up", "down", "left", "right")
+UNREACHED = 1 << 20
+
+
+@jit(inline="always")
+def _heads_rank(free, white_head, black_head):
+    """Rank of the (white head, black head) pair among the free cells."""
+    free_cells = popcount(free)
+    white_index = popcount(free & ((np.int64(1) << white_head) - 1))
+    rest = free & ~(np.int64(1) << white_head)
+    black_index = popcount(rest & ((np.int64(1) << black_head) - 1))
+    return white_index * (free_cells - 1) + black_index
+
+
+@jit(inline="always")
+def _local(body, white_head, black_head, cells):
+    free = ((np.int64(1) << cells) - 1) & ~body
+    free_cells = popcount(free)
+    return rank_subset(body) * free_cells * (free_cells - 1) + _heads_rank(free, white_head, black_head)
+
+
+@jit(inline="always")
+def _unrank(tier, local, cells):
+    free_cells = cells - tier
+    pairs = free_cells * (free_cells - 1)
+    body = unrank_subset(local // pairs, tier, cells)
+    rest = local % pairs
+    free = ((np.int64(1) << cells) - 1) & ~body
+    white_head = lowest_bit(deposit_bits(np.int64(1) << (rest // (free_cells - 1)), free))
+    others = free & ~(np.int64(1) << white_head)
+    black_head = lowest_bit(deposit_bits(np.int64(1) << (rest % (free_cells - 1)), others))
+    return body, white_head, black_head
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    """Fast path on bit masks (the composition would colour bodies it never needs)."""
+    params, neighbours, _ = data
+    cells = params[CELLS]
+    body, white_head, black_head = _unrank(tier, local, cells)
+    white_moves = tier % 2 == 0
+    head = white_head if white_moves else black_head
+    occupied = body | (np.int64(1) << white_head) | (np.int64(1) << black_head)
+    grown = body | (np.int64(1) << head)
+    body_rank = rank_subset(grown)
+    free = ((np.int64(1) << cells) - 1) & ~grown
+    free_cells = cells - tier - 1
+    count = 0
+    for direction in range(4):
+        target = neighbours[head, direction]
+        if target < 0 or (occupied >> target) & 1:
+            continue
+        heads = _heads_rank(free, target, black_head) if white_moves \
+            else _heads_rank(free, white_head, target)
+        out[count, 0] = tier + 1
+        out[count, 1] = body_rank * free_cells * (free_cells - 1) + heads
+        out[count, 2] = 0
+        out[count, 3] = direction
+        count += 1
+    if count == 0:
+        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+    return count
+
+
+@jit
+def encode(data, state):
+    cells = data[0][CELLS]
+    body = 0
+    white_head = 0
+    black_head = 0
+    for c in range(cells):
+        code = state[1 + c]
+        if code == WHITE_BODY or code == BLACK_BODY:
+            body |= np.int64(1) << c
+        elif code == WHITE_HEAD:
+            white_head = c
+        elif code == BLACK_HEAD:
+            black_head = c
+    return popcount(body), _local(body, white_head, black_head, cells)
+
+
+@jit
+def _distances(neighbours, body, start, cells):
+    """Steps from ``start`` to every body cell, moving through body cells only."""
+    distance = np.full(cells, UNREACHED, np.int64)
+    queue = np.empty(cells, np.int64)
+    distance[start] = 0
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for direction in range(4):
+            target = neighbours[cell, direction]
+            if target >= 0 and (body >> target) & 1 and distance[target] == UNREACHED:
+                distance[target] = distance[cell] + 1
+                queue[tail] = target
+                tail += 1
+    return distance
+
+
+@jit
+def decode(data, tier, local, state):
+    params, neighbours, _ = data
+    cells = params[CELLS]
+    body, white_head, black_head = _unrank(tier, local, cells)
+    state[0] = tier % 2
+    state[1:] = EMPTY
+    state[1 + white_head] = WHITE_HEAD
+    state[1 + black_head] = BLACK_HEAD
+    # Colour the body cells nearer (relatively) to the white head white, in the
+    # numbers that alternating play gives: White has grown ceil(t/2) cells.
+    from_white = _distances(neighbours, body, white_head, cells)
+    from_black = _distances(neighbours, body, black_head, cells)
+    body_cells = np.empty(tier, np.int64)
+    keys = np.empty(tier, np.int64)
+    k = 0
+    for c in range(cells):
+        if (body >> c) & 1:
+            body_cells[k] = c
+            keys[k] = from_white[c] - from_black[c]
+            k += 1
+    order = np.argsort(keys, kind="mergesort")
+    for rank in range(tier):
+        state[1 + body_cells[order[rank]]] = WHITE_BODY if rank < (tier + 1) // 2 else BLACK_BODY
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = direction (0 up, 1 down, 2 left, 3 right)."""
+    neighbours = data[1]
+    head_code = WHITE_HEAD if state[0] == 0 else BLACK_HEAD
+    head = 0
+    for c in range(state.shape[0] - 1):
+        if state[1 + c] == head_code:
+            head = c
+    count = 0
+    for direction in range(4):
+        target = neighbours[head, direction]
+        if target >= 0 and state[1 + target] == EMPTY:
+            moves[count] = direction
+            count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    neighbours = data[1]
+    head_code = WHITE_HEAD if state[0] == 0 else BLACK_HEAD
+    child[:] = state
+    for c in range(state.shape[0] - 1):
+        if state[1 + c] == head_code:
+            child[1 + c] = WHITE_BODY if state[0] == 0 else BLACK_BODY
+            child[1 + neighbours[c, move]] = head_code
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    if move_count == 0:
+        return WIN if data[0][IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+def neighbour_table(rows: int, cols: int, wrap: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Cell reached in each direction (up, down, left, right), -1 off the board; and
+    whether that step goes through a wormhole.
+
+    On a board 1 or 2 cells across with wormholes, two directions can reach the same
+    cell; they are one move, kept under the direction that does not wrap (the first
+    one if both do), and the other direction is marked -1."""
+    cells = rows * cols
+    targets = np.full((cells, 4), -1, dtype=np.int64)
+    through = np.zeros((cells, 4), dtype=np.int64)
+    for cell in range(cells):
+        row, col = divmod(cell, cols)
+        for direction, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            r, c = row + dr, col + dc
+            inside = 0 <= r < rows and 0 <= c < cols
+            if inside or wrap:
+                targets[cell, direction] = (r % rows) * cols + c % cols
+                through[cell, direction] = not inside
+        for direction in range(4):
+            for other in range(4):
+                same = other != direction and targets[cell, other] == targets[cell, direction] >= 0
+                if same and (through[cell, other], other) < (through[cell, direction], direction):
+                    targets[cell, direction] = -1
+                    break
+    return targets, through
+
+
+class Surround(Game):
+    name = "surround"
+    title = "Surround"
+    options_spec = (
+        rows_option(3, minimum=2),
+        cols_option(5, minimum=2),
+        Option("wormholes", bool, False, "the board wraps around at every edge (a torus)"),
+        MISERE,
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
+    state_fields = "turn (0 = white), then cells top row first (0 empty, 1 white head, " \
+                   "2 white body, 3 black head, 4 black body)"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = rows * cols
+        if cells > 63:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        sizes = [int(subset_count(cells, t)) * (cells - t) * (cells - t - 1) for t in range(cells - 1)]
+        self.tiers = TierLayout(keys=[(t,) for t in range(cells - 1)], sizes=sizes)
+        targets, through = neighbour_table(rows, cols, self.options["wormholes"])
+        self.data = (np.array([cells, self.options["misere"]], dtype=np.int64), targets, through)
+        self.state_size = 1 + cells
+        self.max_moves = 4
+        self.loopy = False
+        self.remoteness_bound = cells - 2
+        self.hasher = {"name": "combinations+heads", "tiers": "body cells t",
+                       "within tier": "body subset, white head among free cells, black head "
+                                      "among the rest", "cells": cells}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {tier + 1} if tier + 1 < self.tiers.count else set()
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        board = [["-"] * cols for _ in range(rows)]
+        board[0][1] = "w"
+        board[1][cols - 1] = "b"
+        return "(w " + " ".join("".join(row) for row in board) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, *rows = self.split_position(text, self.default_start())
+        if turn.lower() not in ("w", "b"):
+            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
+        self.check_rows(rows, text, SYMBOLS)
+        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        for code, colour in ((WHITE_HEAD, "white"), (BLACK_HEAD, "black")):
+            heads = cells.count(code)
+            if heads != 1:
+                raise ValueError(f"{text!r} has {heads} {colour} heads ({SYMBOLS[code]}); a "
+                                 "position has exactly one of each")
+        white_body, black_body = cells.count(WHITE_BODY), cells.count(BLACK_BODY)
+        if white_body not in (black_body, black_body + 1):
+            raise ValueError(f"in {text!r} White has grown {white_body} cells (o) and Black "
+                             f"{black_body} (x); they alternate starting with White")
+        expected = "w" if white_body == black_body else "b"
+        if turn.lower() != expected:
+            raise ValueError(f"in {text!r} it must be {'White' if expected == 'w' else 'Black'}'s "
+                             f"turn: White has grown {white_body} cells and Black {black_body}")
+        return np.array([0 if expected == "w" else 1, *cells], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[1:])
+        return f"({'wb'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        head = int(np.flatnonzero(state[1:] == (WHITE_HEAD if state[0] == 0 else BLACK_HEAD))[0])
+        wormhole = self.data[2][head, move]
+        return DIRECTIONS[move] + (" through the wormhole" if wormhole else "")
+
+
+GAME = Surround

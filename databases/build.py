@@ -62,8 +62,11 @@ class BuildReport:
         counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
         start = f"{self.start_value}" + ("" if self.start_remoteness is None
                                          else f" in {self.start_remoteness}")
+        images = self.counts.get("noncanonical", 0)
+        symmetry = (f" · symmetry: {self.positions - images:,} of the indices stored, "
+                    f"{images / self.positions:.0%} saved") if images else ""
         return (f"{self.description}: {self.positions:,} positions ({counts}; illegal "
-                f"{self.counts['illegal']:,}) · start {self.start} {start} · "
+                f"{self.counts['illegal']:,}){symmetry} · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
                 f"{self.solve_seconds:.1f}) · peak memory {_bytes(self.peak_rss_bytes)} · "
                 f"{_bytes(self.file_bytes)} → {self.path}")

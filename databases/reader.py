@@ -144,12 +144,20 @@ class Database:
         return str(self._file.attrs["start_position"])
 
     # -- single positions -------------------------------------------------------------
-    def _remoteness_of(self, raw: int) -> int | None:
-        return None if raw == self.none_remoteness else int(raw)
-
     def index(self, position: str) -> int:
         """The index of a position text; ValueError if malformed or of another game/size."""
         return self.game.index(self.game.parse(position))
+
+    def _results(self, states: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Value codes and remoteness (-1 = none) of state vectors; finished games the
+        index leaves out are answered from the rules (remoteness 0)."""
+        states = np.array(states, dtype=np.int64).reshape(-1, self.game.state_size)
+        codes = self.game.terminal_many(states).astype(np.uint8)
+        distances = np.zeros(len(states), dtype=np.int32)
+        stored = codes == 0
+        if stored.any():
+            codes[stored], distances[stored] = self.lookup_indices(self.game.encode_many(states[stored]))
+        return codes, distances
 
     def lookup(self, position: str) -> Record:
         """Value and remoteness of a position text.
@@ -157,13 +165,16 @@ class Database:
         Raises ValueError for a malformed position, one of another size, or one that
         cannot arise in play."""
         state = self.game.parse(position)
-        index = self.game.index(state)
-        code = int(self._values[index])
+        (code,), (distance,) = self._results([state])
         if code == ILLEGAL:
             raise ValueError(f"{position!r} is not a legal {self.game.title} position: "
                              f"{self.game.explain_illegal(state)}")
-        return Record(self.game.format(state), VALUES[code],
-                      self._remoteness_of(int(self._remoteness[index])))
+        return Record(self.game.format(state), VALUES[code], None if distance < 0 else int(distance))
+
+    def lookup_many(self, positions: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Value codes (uint8; names in ``VALUES``, 0 = illegal) and remoteness (int32,
+        -1 = none) of many position texts; ValueError if one is malformed."""
+        return self._results([self.game.parse(text) for text in positions])
 
     def moves(self, position: str) -> list[Move]:
         """Every legal move from a position with the value of the position it leads to
@@ -171,8 +182,7 @@ class Database:
         self.lookup(position)  # validates the position
         state = self.game.parse(position)
         children = self.game.children(state)
-        indices = np.array([self.game.index(child.state) for child in children], dtype=np.int64)
-        codes, distances = self.lookup_indices(indices)
+        codes, distances = self._results([child.state for child in children])
         result = [Move(child.move, self.game.format(child.state), VALUES[int(code)],
                        None if distance < 0 else int(distance), child.same_mover)
                   for child, code, distance in zip(children, codes, distances)]
@@ -228,9 +238,14 @@ class Database:
         return [self.game.format(state) for state in self.decode(indices)]
 
     def indices_of(self, positions: Iterable[str]) -> np.ndarray:
-        """Indices of many position texts."""
+        """Indices of many position texts (ValueError for a finished game the index
+        leaves out; ``lookup_many`` answers those)."""
         states = np.array([self.game.parse(text) for text in positions], dtype=np.int64)
-        return self.game.encode_many(states) if len(states) else np.zeros(0, np.int64)
+        states = states.reshape(-1, self.game.state_size)
+        finished = np.flatnonzero(self.game.terminal_many(states))
+        if finished.size:
+            self.game.locate(states[finished[0]])  # raises: the index leaves finished games out
+        return self.game.encode_many(states)
 
 
 def _plain(value: Any) -> Any:

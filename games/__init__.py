@@ -20,6 +20,10 @@ GAMES: dict[str, str] = {
     "knightsdance": "games.knightsdance",
     "surround": "games.surround",
     "konane": "games.konane",
+    "domineering": "games.domineering",
+    "clobber": "games.clobber",
+    "breakthrough": "games.breakthrough",
+    "knightthrough": "games.knightthrough",
 }
 
 

@@ -16,6 +16,11 @@ compiled kernel serves every size and variant. The solvers only call
 ``expand(data, tier, local, out, state, child, moves)``: by default it is composed
 from the five functions above; a game may supply a faster one with the same results.
 
+A game whose index space leaves out some finished games (Breakthrough does not
+store positions where a piece has reached the far row) also provides
+``terminal(data, state) -> value code or 0``: moves to such positions are reported
+to the solver as terminal children, and lookups answer them from the rules.
+
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
 
@@ -28,7 +33,8 @@ from typing import Any, Callable, ClassVar, NamedTuple
 import numpy as np
 
 from hashers.tiers import TierLayout
-from solver.jit import specialise
+from solver.common import TERMINAL
+from solver.jit import jit, specialise
 from solver.values import UNDECIDED
 
 
@@ -86,6 +92,13 @@ class GameFunctions(NamedTuple):
     do_move: Callable
     primitive: Callable
     expand: Callable | None = None
+    terminal: Callable | None = None
+
+
+@jit
+def never_terminal(data, state):
+    """``terminal`` for games that index every position."""
+    return 0
 
 
 @dataclass(frozen=True)
@@ -107,7 +120,11 @@ def _expand_composed(data, tier, local, out, state, child, moves):
         return -np.int64(code)
     for k in range(count):
         out[k, 2] = do_move(data, state, moves[k], child)  # noqa: F821
-        out[k, 0], out[k, 1] = encode(data, child)  # noqa: F821
+        finished = terminal(data, child)  # noqa: F821
+        if finished != 0:
+            out[k, 0], out[k, 1] = TERMINAL, finished
+        else:
+            out[k, 0], out[k, 1] = encode(data, child)  # noqa: F821
         out[k, 3] = moves[k]
     return count
 
@@ -116,6 +133,12 @@ def _decode_many(data, tiers, locals_, states):
     """Template: decode many indices into the rows of ``states``."""
     for i in range(tiers.shape[0]):
         decode(data, tiers[i], locals_[i], states[i])  # noqa: F821
+
+
+def _terminal_many(data, states, codes):
+    """Template: ``terminal`` of the rows of ``states``."""
+    for i in range(states.shape[0]):
+        codes[i] = terminal(data, states[i])  # noqa: F821
 
 
 def _encode_many(data, states, tiers, locals_):
@@ -214,7 +237,7 @@ class Game:
         f = self.functions
         return specialise(_expand_composed, self.name, decode=f.decode, encode=f.encode,
                           generate_moves=f.generate_moves, do_move=f.do_move,
-                          primitive=f.primitive)
+                          primitive=f.primitive, terminal=f.terminal or never_terminal)
 
     @property
     def kernel_label(self) -> str:
@@ -259,8 +282,18 @@ class Game:
     def start(self) -> np.ndarray:
         return self.parse(self.default_start())
 
+    def terminal_value(self, state: np.ndarray) -> int | None:
+        """The value code of a finished game that the index space leaves out, else None."""
+        if self.functions.terminal is None:
+            return None
+        code = int(self.functions.terminal(self.data, np.ascontiguousarray(state, np.int64)))
+        return code or None
+
     def locate(self, state: np.ndarray) -> tuple[int, int]:
         """(tier, local index) of a state vector."""
+        if self.terminal_value(state) is not None:
+            raise ValueError(f"{self.format(state)} is a finished game, which the index does not "
+                             "hold (its value follows from the rules)")
         tier, local = self.functions.encode(self.data, np.ascontiguousarray(state, np.int64))
         if not (0 <= tier < self.tiers.count and 0 <= local < self.tiers.sizes[tier]):
             raise ValueError(f"{self.format(state)} lies outside this {self.describe()} space")
@@ -314,6 +347,15 @@ class Game:
         specialise(_decode_many, self.name, decode=self.functions.decode)(
             self.data, tiers, locals_, states)
         return states
+
+    def terminal_many(self, states: np.ndarray) -> np.ndarray:
+        """``terminal_value`` of many state vectors (0 where the index holds the state)."""
+        states = np.ascontiguousarray(states, dtype=np.int64).reshape(-1, self.state_size)
+        codes = np.zeros(len(states), dtype=np.int64)
+        if self.functions.terminal is not None and len(states):
+            specialise(_terminal_many, self.name, terminal=self.functions.terminal)(
+                self.data, states, codes)
+        return codes
 
     def encode_many(self, states: np.ndarray) -> np.ndarray:
         """Global indices of many state vectors (rows): numpy in, numpy out."""

@@ -2,10 +2,18 @@
 
 Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 63 cells.
 ``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations done a byte at a
-time with 64 KiB lookup tables, which numba freezes into the compiled code.
+time with 64 KiB lookup tables, which numba freezes into the compiled code; ``permute``
+moves every cell of a mask by a permutation (a mirror, a reversal) the same way, with
+tables made by ``permutation_tables``.
+
+>>> tables = permutation_tables([[2, 1, 0]], 3)      # mirror a 3-cell row
+>>> permute(0b001, tables, 0) == 0b100
+True
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import numpy as np
 from llvmlite import ir
@@ -96,3 +104,29 @@ def deposit_bits(source: int, mask: int) -> int:
         shift += 8
         mask >>= 8
     return result
+
+
+def permutation_tables(permutations: Sequence[Sequence[int]], cells: int) -> np.ndarray:
+    """Tables for ``permute``: ``permutations[s][c]`` is where cell ``c`` goes."""
+    byte_positions = max(1, (cells + 7) // 8)
+    tables = np.zeros((max(len(permutations), 1), byte_positions, 256), dtype=np.int64)
+    for s, permutation in enumerate(permutations):
+        if sorted(permutation) != list(range(cells)):
+            raise ValueError(f"permutation {s} is not a permutation of {cells} cells")
+        byte_values = np.arange(256, dtype=np.int64)
+        for cell, image in enumerate(permutation):
+            position, bit = divmod(cell, 8)
+            tables[s, position] |= ((byte_values >> bit) & 1) << np.int64(image)
+    return tables
+
+
+@jit(inline="always")
+def permute(mask: int, tables: np.ndarray, which: int) -> int:
+    """The image of ``mask`` under permutation ``which``."""
+    image = 0
+    position = 0
+    while mask != 0:
+        image |= tables[which, position, mask & 255]
+        mask >>= 8
+        position += 1
+    return image

@@ -1,14 +1,14 @@
 """Bottom-up solver for games without cycles, tier by tier.
 
-Tiers are solved in dependency order: a tier's moves lead to tiers solved before it,
-or stay in the tier, in which case the game promises that they lead to a *higher*
-local index, and the tier is swept from its highest index down. Tiers on the same
-level of the tier graph are independent, and so are chunks of a tier without
+Tiers are solved in dependency order (``schedule``): a tier's moves lead to tiers
+solved before it, or stay in the tier, in which case the game promises that they
+lead to a *higher* local index, and the tier is swept from its highest index down.
+Tiers solved in the same wave are independent, and so are chunks of a tier without
 in-tier moves; both run on a pool of threads (the numba kernels release the GIL),
 and the result does not depend on the number of threads.
 
-Only the tiers still needed by later levels stay in memory; each solved tier is
-handed to a sink (the database writer) at once.
+A solved tier stays in memory only while a tier that reads it is unsolved; each
+solved tier is handed to a sink (the database writer) at once.
 
     >>> from games import make_game
     >>> stats = solve_bottom_up(make_game("1210"), threads=1, progress=False)
@@ -18,14 +18,17 @@ handed to a sink (the database writer) at once.
 
 from __future__ import annotations
 
+import heapq
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
 from solver.common import (
-    SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent, progress_bar,
+    TERMINAL, SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent,
+    progress_bar,
 )
 from solver.jit import specialise
 from solver.values import ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
@@ -58,13 +61,17 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, m
         worst_lose = -1
         broken = False
         for k in range(count):
-            child_start = base[out[k, 0]]
-            if child_start < 0:
-                broken = True
-                break
-            position = child_start + out[k, 1]
-            value = as_seen_by_parent(values[position], out[k, 2])
-            distance = np.int64(remoteness[position])
+            if out[k, 0] == TERMINAL:  # a finished game that is not indexed
+                value = as_seen_by_parent(out[k, 1], out[k, 2])
+                distance = np.int64(0)
+            else:
+                child_start = base[out[k, 0]]
+                if child_start < 0:
+                    broken = True
+                    break
+                position = child_start + out[k, 1]
+                value = as_seen_by_parent(values[position], out[k, 2])
+                distance = np.int64(remoteness[position])
             if value == WIN:
                 best_win = min(best_win, distance)
             elif value == TIE:
@@ -92,61 +99,63 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, m
     return failures
 
 
-def tier_levels(game: SolvableGame) -> tuple[list[list[int]], list[set[int]]]:
-    """Tiers grouped into levels (a level's tiers only need tiers of lower levels),
-    and each tier's child tiers other than itself. Raises SolverError on a tier cycle."""
+@dataclass
+class Wave:
+    """Tiers solved together, the solved tiers they read, and what stays in memory after."""
+
+    tiers: list[int]
+    reads: list[int]
+    keep: set[int]
+
+
+def schedule(game: SolvableGame, threads: int) -> list[Wave]:
+    """The order in which tiers are solved.
+
+    A tier is ready when every tier its moves reach (other than itself) is solved.
+    Each wave takes the ready tiers with the smallest numbers, at most one per thread
+    (games number their tiers so that this order keeps few tiers in memory), and a
+    solved tier stays in memory only until the last tier that reads it is solved.
+    Raises SolverError if the tier graph has a cycle."""
     count = len(game.tier_sizes)
-    children = [set(game.tier_children(t)) - {t} for t in range(count)]
+    children = [set(game.tier_children(t)) - {t, TERMINAL} for t in range(count)]
     parents: list[set[int]] = [set() for _ in range(count)]
     for tier, kids in enumerate(children):
         for kid in kids:
             parents[kid].add(tier)
-    level = [0] * count
     waiting = [len(kids) for kids in children]
+    unsolved_parents = [len(ps) for ps in parents]
     ready = [t for t in range(count) if waiting[t] == 0]
-    done = 0
+    heapq.heapify(ready)
+    waves, resident, solved = [], set(), 0
     while ready:
-        tier = ready.pop()
-        done += 1
-        for parent in parents[tier]:
-            level[parent] = max(level[parent], level[tier] + 1)
-            waiting[parent] -= 1
-            if waiting[parent] == 0:
-                ready.append(parent)
-    if done != count:
-        raise SolverError(f"{game.name}: the tier graph has a cycle; use the retrograde solver")
-    levels: list[list[int]] = [[] for _ in range(max(level, default=-1) + 1)]
-    for tier in range(count):
-        levels[level[tier]].append(tier)
-    return levels, children
-
-
-def _last_use(levels: list[list[int]], children: list[set[int]]) -> dict[int, int]:
-    """For each tier, the last level that reads it (its own level if no parent)."""
-    last = {}
-    for number, level in enumerate(levels):
-        for tier in level:
-            last.setdefault(tier, number)
+        tiers = [heapq.heappop(ready) for _ in range(min(max(threads, 1), len(ready)))]
+        reads = sorted(set().union(*(children[t] for t in tiers)))
+        for tier in tiers:
+            solved += 1
             for kid in children[tier]:
-                last[kid] = max(last.get(kid, 0), number)
-    return last
+                unsolved_parents[kid] -= 1
+            for parent in parents[tier]:
+                waiting[parent] -= 1
+                if waiting[parent] == 0:
+                    heapq.heappush(ready, parent)
+        resident = {t for t in resident | set(tiers) if unsolved_parents[t] > 0}
+        waves.append(Wave(tiers, reads, set(resident)))
+    if solved != count:
+        raise SolverError(f"{game.name}: the tier graph has a cycle; use the retrograde solver")
+    return waves
 
 
 BYTES_PER_POSITION = 3  # uint8 value + uint16 remoteness
 
 
-def estimate_peak_bytes(game: SolvableGame) -> int:
+def estimate_peak_bytes(game: SolvableGame, threads: int | None = None) -> int:
     """Memory the bottom-up solver will hold at its peak (value and remoteness arrays)."""
-    levels, children = tier_levels(game)
-    last = _last_use(levels, children)
     sizes = game.tier_sizes
-    resident: set[int] = set()
-    peak = 0
-    for number, level in enumerate(levels):
-        window = set(level) | set().union(*(children[t] for t in level))
-        held = int(sum(sizes[t] for t in resident | window)) + int(sum(sizes[t] for t in window))
-        peak = max(peak, held)
-        resident = {t for t in resident | set(level) if last[t] > number}
+    peak, resident = 0, set()
+    for wave in schedule(game, threads or os.cpu_count() or 1):
+        window = int(sum(sizes[t] for t in wave.reads)) + int(sum(sizes[t] for t in wave.tiers))
+        peak = max(peak, window + int(sum(sizes[t] for t in resident)))
+        resident = wave.keep
     return peak * BYTES_PER_POSITION
 
 
@@ -173,16 +182,13 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
     with announced(f"{game.name}: loading or compiling the numba kernels", progress):
         stats = SolveStats(compile_seconds=warm_up(game))
     kernel = kernel_for(game)
-    levels, children = tier_levels(game)
-    last = _last_use(levels, children)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     resident: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     started = time.perf_counter()
     bar = progress_bar(int(sizes.sum()), f"solving {game.name}", progress)
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        for number, level in enumerate(levels):
-            needed = sorted(set().union(*(children[t] for t in level)))
-            window = needed + level
+        for wave in schedule(game, threads):
+            window = wave.reads + wave.tiers
             base = np.full(len(sizes), -1, dtype=np.int64)
             offset = 0
             for tier in window:
@@ -190,7 +196,7 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
                 offset += sizes[tier]
             values = np.full(offset, UNDECIDED, dtype=np.uint8)
             remoteness = np.full(offset, NO_REMOTENESS, dtype=np.uint16)
-            for tier in needed:
+            for tier in wave.reads:
                 tier_values, tier_remoteness = resident[tier]
                 values[base[tier]:base[tier] + sizes[tier]] = tier_values
                 remoteness[base[tier]:base[tier] + sizes[tier]] = tier_remoteness
@@ -198,7 +204,7 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
             stats.peak_bytes = max(stats.peak_bytes, held * BYTES_PER_POSITION)
 
             tasks = []
-            for tier in level:
+            for tier in wave.tiers:
                 step = sizes[tier] if tier in game.tier_children(tier) else CHUNK
                 for lo in range(0, int(sizes[tier]), int(max(step, 1))):
                     tasks.append((tier, lo, min(lo + step, sizes[tier])))
@@ -213,18 +219,18 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
                 failures += failed
                 bar.update(done)
             if failures:
-                raise SolverError(f"{game.name}: {failures} positions of level {number} have a "
+                raise SolverError(f"{game.name}: {failures} positions of tiers {wave.tiers} have a "
                                   "child that is unsolved, illegal or outside the tiers solved so far")
-            for tier in level:
+            for tier in wave.tiers:
                 tier_values = values[base[tier]:base[tier] + sizes[tier]]
                 tier_remoteness = remoteness[base[tier]:base[tier] + sizes[tier]]
                 stats.add_tier(tier_values, tier_remoteness)
                 if sink is not None:
                     sink(tier, tier_values, tier_remoteness)
-                if last[tier] > number:  # copied out so that the window can be freed
+                if tier in wave.keep:  # copied out so that the window can be freed
                     resident[tier] = (tier_values.copy(), tier_remoteness.copy())
-            resident = {t: arrays for t, arrays in resident.items() if last[t] > number}
-            del values, remoteness
+            resident = {t: arrays for t, arrays in resident.items() if t in wave.keep}
+            del values, remoteness, run
     bar.close()
     stats.solve_seconds = time.perf_counter() - started
     assert stats.counts[ILLEGAL] + stats.counts[1:].sum() == sizes.sum()

@@ -12,10 +12,12 @@ import numpy as np
 from tqdm import tqdm
 
 from solver.jit import jit
-from solver.values import DRAW, LOSE, NO_REMOTENESS, TIE, WIN
+from solver.values import DRAW, LOSE, NO_REMOTENESS, TIE, VALUE_NAMES, WIN
 
 #: Columns of the ``out`` array that ``expand`` fills, one row per move.
 CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
+#: Child tier of a move to a finished game that is not indexed (see SolvableGame).
+TERMINAL = -1
 
 #: Called with (tier, values, remoteness) as soon as a tier is solved.
 TierSink = Callable[[int, np.ndarray, np.ndarray], None]
@@ -28,6 +30,10 @@ class SolvableGame(Protocol):
     ``> 0``: that many moves, one row of ``out`` each (child tier, child local index,
     1 if the same player moves again, move code); ``< 0``: a primitive position whose
     value code is the negation; ``0``: the index is not a legal position.
+
+    A move to a finished game that the index space does not hold (a *terminal*
+    child) has child tier ``TERMINAL`` (-1) and, in place of the local index, the
+    child's value code for the player to move there; its remoteness is 0.
     ``state``, ``child`` and ``moves`` are scratch arrays of ``state_size``,
     ``state_size`` and ``max_moves`` int64.
     """
@@ -53,14 +59,14 @@ class SolverError(RuntimeError):
 class SolveStats:
     """What a solve did: value counts, remoteness range, time and memory."""
 
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(5, dtype=np.int64))
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(len(VALUE_NAMES), dtype=np.int64))
     max_remoteness: int = 0
     compile_seconds: float = 0.0
     solve_seconds: float = 0.0
     peak_bytes: int = 0
 
     def add_tier(self, values: np.ndarray, remoteness: np.ndarray) -> None:
-        self.counts += np.bincount(values, minlength=5)[:5]
+        self.counts += np.bincount(values, minlength=len(VALUE_NAMES))[:len(VALUE_NAMES)]
         decided = remoteness[remoteness != NO_REMOTENESS]
         if decided.size:
             self.max_remoteness = max(self.max_remoteness, int(decided.max()))
@@ -96,7 +102,7 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
 
 
 __all__ = [
-    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TIE",
+    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TERMINAL", "TIE",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
     "progress_bar", "announced",
 ]

@@ -32,7 +32,8 @@ import time
 import numpy as np
 
 from solver.common import (
-    SolvableGame, SolveStats, SolverError, TierSink, announced, progress_bar,
+    TERMINAL, SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent,
+    progress_bar,
 )
 from solver.jit import jit, specialise
 from solver.values import DRAW, ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
@@ -45,8 +46,12 @@ def _count_moves(data, tier, lo, hi, start, values, remoteness, moves_left, pare
                  tier_starts, state_size, max_moves):
     """Template: first forward pass over local indices lo..hi-1 of ``tier``.
 
-    Records primitives, the number of moves of every other position, and how many
-    moves lead into each position (accumulated in ``parents_end[child + 1]``)."""
+    Records primitives, the number of moves of every other position that are not yet
+    known to lose, and how many moves lead into each position (accumulated in
+    ``parents_end[child + 1]``). Moves to terminal (unindexed) finished games are
+    settled here: one that wins decides the position (remoteness 1); ones that lose
+    are not counted; one that ties is remembered (remoteness 1 on an undecided
+    position) for the TIE pass."""
     out = np.empty((max(max_moves, 1), 4), np.int64)
     state = np.empty(state_size, np.int64)
     child = np.empty(state_size, np.int64)
@@ -54,15 +59,37 @@ def _count_moves(data, tier, lo, hi, start, values, remoteness, moves_left, pare
     for local in range(lo, hi):
         at = start + local
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+        moves_left[at] = 0
         if count <= 0:
             values[at] = -count
             remoteness[at] = 0 if count < 0 else NO_REMOTENESS
-            moves_left[at] = 0
+            continue
+        wins, losses, ties = _terminal_outcomes(out, count)
+        if wins or losses == count:  # decided by finished games alone: remoteness 1
+            values[at] = WIN if wins else LOSE
+            remoteness[at] = 1
             continue
         values[at] = UNDECIDED
-        moves_left[at] = count
+        remoteness[at] = 1 if ties else NO_REMOTENESS
+        moves_left[at] = count - losses
         for k in range(count):
-            parents_end[tier_starts[out[k, 0]] + out[k, 1] + 1] += 1
+            if out[k, 0] != TERMINAL:
+                parents_end[tier_starts[out[k, 0]] + out[k, 1] + 1] += 1
+
+
+@jit(inline="always")
+def _terminal_outcomes(out, count):
+    """How many moves to terminal children win, lose and tie for the mover."""
+    wins = 0
+    losses = 0
+    ties = 0
+    for k in range(count):
+        if out[k, 0] == TERMINAL:
+            seen = as_seen_by_parent(out[k, 1], out[k, 2])
+            wins += seen == WIN
+            losses += seen == LOSE
+            ties += seen == TIE
+    return wins, losses, ties
 
 
 def _record_parents(data, tier, lo, hi, start, values, parents_end, parents, tier_starts,
@@ -82,6 +109,8 @@ def _record_parents(data, tier, lo, hi, start, values, parents_end, parents, tie
             continue
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
         for k in range(count):
+            if out[k, 0] == TERMINAL:
+                continue
             target = tier_starts[out[k, 0]] + out[k, 1]
             parents_end[target] -= 1
             parents[parents_end[target]] = (at << 1) | out[k, 2]
@@ -101,12 +130,13 @@ def _check_children(values, parents_start, parents):
 def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
     """WIN/LOSE by remoteness order, then TIE, then DRAW. Returns the largest remoteness."""
     size = values.shape[0]
-    longest = 0
+    longest = 1
     tail = 0
-    for position in range(size):
-        if values[position] == WIN or values[position] == LOSE:
-            queue[tail] = position
-            tail += 1
+    for distance in range(2):  # primitives, then positions settled by terminal moves
+        for position in range(size):
+            if (values[position] == WIN or values[position] == LOSE) and remoteness[position] == distance:
+                queue[tail] = position
+                tail += 1
     head = 0
     while head < tail:
         position = queue[head]
@@ -137,6 +167,11 @@ def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
     tail = 0
     for position in range(size):
         if values[position] == TIE:
+            queue[tail] = position
+            tail += 1
+    for position in range(size):  # undecided, with a move to a terminal tie
+        if values[position] == UNDECIDED and remoteness[position] == 1:
+            values[position] = TIE
             queue[tail] = position
             tail += 1
     head = 0

@@ -9,13 +9,15 @@ WIN = 1
 LOSE = 2
 TIE = 3
 DRAW = 4
+NONCANONICAL = 5  # with --symmetry: the value is stored under the class's canonical index
 UNDECIDED = 255  # not primitive / not solved yet (never written to a file)
 
 #: Remoteness is kept as uint16 while solving; this marks "no remoteness"
 #: (draws and illegal indices). Files use the maximum of their dtype.
 NO_REMOTENESS = 0xFFFF
 
-VALUE_NAMES = {ILLEGAL: "illegal", WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
+VALUE_NAMES = {ILLEGAL: "illegal", WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw",
+               NONCANONICAL: "noncanonical"}
 VALUE_CODES = {name: code for code, name in VALUE_NAMES.items()}
 
 

@@ -40,5 +40,7 @@ def database(tmp_path_factory):
 
 
 def legal_indices(db) -> np.ndarray:
-    """Indices of the legal positions of a database."""
-    return np.flatnonzero(db.value_array() != 0)
+    """Indices of the legal positions a database stores (without, under --symmetry,
+    the indices whose value is stored at a mirror image)."""
+    values = db.value_array()
+    return np.flatnonzero((values != 0) & (values != 5))

@@ -13,7 +13,10 @@ VALUE_NAMES = ("illegal", "win", "lose", "tie", "draw")
 
 
 def _differences(db, texts, indices, reference) -> list:
-    values, remoteness = db.lookup_indices(indices)
+    return _compare(texts, *db.lookup_indices(indices), reference)
+
+
+def _compare(texts, values, remoteness, reference) -> list:
     found = []
     for text, value, distance in zip(texts, values, remoteness):
         mine = (VALUE_NAMES[value], None if distance < 0 else int(distance))
@@ -30,6 +33,7 @@ def crosscheck(db, name: str, options: dict, starts: list[str] | None = None) ->
     same value and remoteness (looked up by text, so Surround's body colours, which
     the index ignores, may differ from the database's own printing)."""
     mismatches, known = [], set()
+    options = {k: v for k, v in options.items() if k != "symmetry"}  # storage, not rules
     if starts is None:
         indices = legal_indices(db)
         texts = db.positions(indices)
@@ -40,7 +44,8 @@ def crosscheck(db, name: str, options: dict, starts: list[str] | None = None) ->
         reference = solve_all(name, options, starts)
     reached = [text for text in reference if text not in known]
     if reached:
-        mismatches += _differences(db, reached, db.indices_of(reached), reference)
+        values, remoteness = db.lookup_many(reached)  # also finished games the index leaves out
+        mismatches += _compare(reached, values, remoteness, reference)
     assert not mismatches, f"{len(mismatches)} differences, e.g. (position, db, reference): " \
                            f"{mismatches[:5]}"
     return len(reference)
@@ -84,11 +89,36 @@ VARIANTS = [
     ("konane", {"rows": 3, "cols": 4, "misere": True}),
     ("konane", {"rows": 4, "cols": 4}),
     ("konane", {"rows": 4, "cols": 4, "goagain_any": True}),
+    ("clobber", {"rows": 1, "cols": 8}),
+    ("clobber", {"rows": 2, "cols": 4}),
+    ("clobber", {"rows": 2, "cols": 5, "misere": True}),
+    ("clobber", {"rows": 3, "cols": 3}),
+    ("clobber", {"rows": 3, "cols": 4}),
+    ("clobber", {"rows": 3, "cols": 4, "misere": True}),
+    ("clobber", {"rows": 3, "cols": 4, "symmetry": True}),
+    ("domineering", {"rows": 2, "cols": 2}),
+    ("domineering", {"rows": 3, "cols": 4}),
+    ("domineering", {"rows": 4, "cols": 4}),
+    ("domineering", {"rows": 4, "cols": 4, "misere": True}),
+    ("domineering", {"rows": 4, "cols": 4, "symmetry": True}),
+    ("breakthrough", {"rows": 4, "cols": 3}),
+    ("breakthrough", {"rows": 4, "cols": 3, "symmetry": True}),
+    ("knightthrough", {"rows": 4, "cols": 3}),
+    ("knightthrough", {"rows": 4, "cols": 3, "symmetry": True}),
+    # every position of 4x4 takes the plain-Python reference minutes: run with -m slow
+    pytest.param("breakthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
+    pytest.param("breakthrough", {"rows": 4, "cols": 4, "symmetry": True}, marks=pytest.mark.slow),
+    pytest.param("knightthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
+    pytest.param("knightthrough", {"rows": 5, "cols": 3, "symmetry": True}, marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("name, options", VARIANTS,
-                         ids=[f"{n}-" + "-".join(f"{k}{v}" for k, v in o.items()) for n, o in VARIANTS])
+def _variant_id(case) -> str:
+    name, options = case.values[:2] if hasattr(case, "values") else case
+    return f"{name}-" + "-".join(f"{k}{v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("name, options", VARIANTS, ids=[_variant_id(c) for c in VARIANTS])
 def test_every_position_matches_the_reference(database, name, options):
     compared = crosscheck(database(name, **options), name, options)
     assert compared > 0
@@ -102,6 +132,7 @@ def test_every_position_matches_the_reference(database, name, options):
     ("knightsdance", {}), ("knightsdance", {"jump_block": True, "misere": True}),
     ("surround", {}), ("surround", {"wormholes": True}),
     ("konane", {}), ("konane", {"goagain_any": True, "misere": True}),
+    ("knightthrough", {"rows": 4, "cols": 4}),
 ])
 def test_default_start_and_everything_it_reaches(database, name, options):
     db = database(name, **options)

@@ -13,6 +13,8 @@ from hashers.bits import deposit_bits, extract_bits, lowest_bit, popcount
 from hashers.combinations import next_subset, rank_subset, subset_count, unrank_subset
 from hashers.mixed_radix import digits_count, rank_digits, unrank_digits
 from hashers.rearranger import board_count, rank_board, unrank_board
+from hashers.bits import permutation_tables
+from hashers.regions import rank_region_board, region_board_count, unrank_region_board
 from hashers.tiers import TierLayout
 
 
@@ -118,3 +120,42 @@ def test_tier_layout_locates_every_index():
     assert list(zip(tiers.tolist(), locals_.tolist())) == seen
     with pytest.raises(IndexError):
         layout.locate(layout.size)
+
+
+def _region_boards(region, first, second, first_in_f):
+    f, s, g = ([c for c in range(16) if mask >> c & 1] for mask in region)
+    for in_f in itertools.combinations(f, first_in_f):
+        for in_s in itertools.combinations(s, first - first_in_f):
+            free = [c for c in g + s if c not in in_s]
+            for seconds in itertools.combinations(free, second):
+                yield sum(1 << c for c in in_f + in_s), sum(1 << c for c in seconds)
+
+
+@pytest.mark.parametrize("region", [
+    (0b111000000, 0b000111000, 0b000000111),  # a 3x3 board: top row, middle row, bottom row
+    (0b110000, 0b001100, 0b000011),
+    (0b1, 0b110, 0b0),
+    (0b0, 0b1111, 0b0),
+])
+def test_region_rearranger_is_a_bijection_with_its_orders(region):
+    region = np.array(region, dtype=np.int64)
+    f_cells, s_cells, g_cells = (bin(int(m)).count("1") for m in region)
+    backwards = permutation_tables([list(range(s_cells))[::-1]], s_cells)
+    for first in range(f_cells + s_cells + 1):
+        for first_in_f in range(min(first, f_cells) + 1):
+            for second in range(g_cells + s_cells + 1):
+                boards = list(_region_boards(region, first, second, first_in_f))
+                assert len(boards) == region_board_count(region, first, second, first_in_f)
+                ranks = [rank_region_board(a, b, region, backwards) for a, b in boards]
+                assert sorted(ranks) == list(range(len(boards)))
+                for (a, b), rank in zip(boards, ranks):
+                    assert unrank_region_board(rank, region, first, second, first_in_f, backwards) == (a, b)
+                    occupied = a | b
+                    for src in range(16):  # first kind down within S, second kind up
+                        for dst in range(16):
+                            if occupied >> dst & 1:
+                                continue
+                            if a >> src & 1 and dst < src and region[1] >> src & 1 and region[1] >> dst & 1:
+                                assert rank_region_board(a & ~(1 << src) | 1 << dst, b, region, backwards) > rank
+                            if b >> src & 1 and dst > src and (region[1] | region[2]) >> dst & 1:
+                                assert rank_region_board(a, b & ~(1 << src) | 1 << dst, region, backwards) > rank

@@ -23,14 +23,15 @@ NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 
 @jit(cache=False)
 def graph_expand(data, tier, local, out, state, child, moves):
-    """A game given as explicit arrays: edge lists, same-mover flags, primitive codes."""
+    """A game given as explicit arrays: edge lists, same-mover flags, primitive codes.
+    A negative target is a move to an unindexed finished game with value -target."""
     starts, targets, same_mover, primitives = data
     if primitives[local] != UNDECIDED:
         return -np.int64(primitives[local])
     count = 0
     for edge in range(starts[local], starts[local + 1]):
-        out[count, 0] = 0
-        out[count, 1] = targets[edge]
+        out[count, 0] = 0 if targets[edge] >= 0 else -1
+        out[count, 1] = targets[edge] if targets[edge] >= 0 else -targets[edge]
         out[count, 2] = same_mover[edge]
         out[count, 3] = edge
         count += 1
@@ -49,19 +50,21 @@ class GraphGame:
     state_size = 1
     kernel_label = _LABEL
 
-    def __init__(self, seed: int, size: int, acyclic: bool, same_mover_share: float):
+    def __init__(self, seed: int, size: int, acyclic: bool, same_mover_share: float,
+                 terminal_share: float = 0.0):
         rng = random.Random(seed)
         self.edges: list[list[tuple[int, int]]] = []
         self.primitives = np.full(size, UNDECIDED, dtype=np.int64)
         for node in range(size):
             later = range(node + 1, size) if acyclic else range(size)
             count = 0 if (not later or rng.random() < 0.2) else rng.randint(1, 4)
-            targets = [rng.choice(later) for _ in range(count)]
+            targets = [-rng.choice([WIN, LOSE, LOSE, TIE]) if rng.random() < terminal_share
+                       else rng.choice(later) for _ in range(count)]
             self.edges.append([(t, int(rng.random() < same_mover_share)) for t in targets])
             if not targets:
                 self.primitives[node] = rng.choice([WIN, LOSE, LOSE, TIE])
         if not acyclic:  # a few illegal nodes that nothing points to
-            pointed = {t for edges in self.edges for t, _ in edges}
+            pointed = {t for edges in self.edges for t, _ in edges if t >= 0}
             for node in range(size):
                 if node not in pointed and rng.random() < 0.3:
                     self.primitives[node] = ILLEGAL
@@ -78,11 +81,13 @@ class GraphGame:
     def tier_children(self, tier):
         return {0}
 
-    # the reference solver's protocol
+    # the reference solver's protocol; a terminal child is the state ("end", value code)
     def moves(self, node):
-        return [(t, bool(s)) for t, s in self.edges[node]]
+        return [(t if t >= 0 else ("end", -t), bool(s)) for t, s in self.edges[node]]
 
     def primitive(self, node):
+        if isinstance(node, tuple):
+            return NAMES[node[1]]
         code = int(self.primitives[node])
         return NAMES.get(code) if code != UNDECIDED else None
 
@@ -102,11 +107,17 @@ def _as_reference(values, remoteness):
             for node, (v, r) in enumerate(zip(values.tolist(), remoteness.tolist())) if v != ILLEGAL}
 
 
+def _indexed(reference: dict) -> dict:
+    """The reference's results without the terminal pseudo-states."""
+    return {state: result for state, result in reference.items() if not isinstance(state, tuple)}
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_random_acyclic_graphs(seed):
-    game = GraphGame(seed, size=300, acyclic=True, same_mover_share=0.3 if seed % 2 else 0.0)
+    game = GraphGame(seed, size=300, acyclic=True, same_mover_share=0.3 if seed % 2 else 0.0,
+                     terminal_share=0.2 if seed % 3 else 0.0)
     values, remoteness, _ = _solved(solve_bottom_up, game)
-    expected = reference_solve(game, range(300))
+    expected = _indexed(reference_solve(game, range(300)))
     assert _as_reference(values, remoteness) == expected
     retro_values, retro_remoteness, _ = _solved(solve_retrograde, game)
     assert np.array_equal(values, retro_values) and np.array_equal(remoteness, retro_remoteness)
@@ -115,17 +126,18 @@ def test_random_acyclic_graphs(seed):
 @pytest.mark.parametrize("seed", range(12))
 def test_random_graphs_with_cycles(seed):
     game = GraphGame(100 + seed, size=300, acyclic=False,
-                     same_mover_share=0.3 if seed % 2 else 0.0)
+                     same_mover_share=0.3 if seed % 2 else 0.0,
+                     terminal_share=0.2 if seed % 3 else 0.0)
     values, remoteness, stats = _solved(solve_retrograde, game)
     legal = [n for n in range(300) if game.primitives[n] != ILLEGAL]
-    assert _as_reference(values, remoteness) == reference_solve(game, legal)
+    assert _as_reference(values, remoteness) == _indexed(reference_solve(game, legal))
     assert stats.counts[ILLEGAL] == 300 - len(legal)
 
 
 def test_random_graphs_cover_every_value():
     seen = set()
     for seed in range(12):
-        values, _, _ = _solved(solve_retrograde, GraphGame(100 + seed, 300, False, 0.3))
+        values, _, _ = _solved(solve_retrograde, GraphGame(100 + seed, 300, False, 0.3, 0.2))
         seen |= set(values.tolist())
     assert {WIN, LOSE, TIE, DRAW, ILLEGAL} <= seen
 

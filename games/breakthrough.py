@@ -1,0 +1,315 @@
+"""Breakthrough: White fills the two bottom rows, Black the two top rows. A piece moves
+one cell straight or diagonally forward onto an empty cell, or captures diagonally
+forward. Who reaches the opponent's home row wins; a player with no legal move loses.
+
+Position ``(T row row ...)``: turn ``w``/``b``; cells ``w``, ``b``, ``-``; White moves
+first and upwards.
+
+Index: a position where a piece has reached the far row is a finished game (a loss
+for the player to move), so the index leaves those out and a move there is a
+*terminal* move for the solver; lookups answer such positions from the rules. What
+is indexed are the boards with no white piece on the top row and no black piece on
+the bottom row (for 5x4 about 5% of all boards): the region rearranger
+(``hashers/regions.py``) with Black barred from the bottom row and White from the
+top row, tiered by the numbers of black and white pieces and of black pieces still
+on the top row, times two for the turn. A capture, or a black piece leaving the top
+row, changes the tier; any other move stays in it and leads to a higher index (White
+moves up; Black moves down, and its pieces are ranked from the far side), which is
+the order the bottom-up solver sweeps a tier in. ``--symmetry`` stores one of each
+pair of left-right mirror images.
+
+Knightthrough (``games/knightthrough.py``) is this game with knight moves.
+
+State vector: ``[turn, cells...]`` (turn 0 = white; cells in text order, 0 empty,
+1 white, 2 black).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import Game, GameFunctions, Option, cols_option, rows_option, square_name
+from hashers.bits import lowest_bit, permutation_tables, permute, popcount
+from hashers.regions import F, G, rank_region_board, region_board_count, unrank_region_board
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.common import TERMINAL
+from solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+
+CELLS, SYMMETRY = 0, 1
+EMPTY, WHITE, BLACK = 0, 1, 2
+SYMBOLS = "-wb"
+QUIET, CAPTURE = 1, 2      # step kinds (a bit mask: a step may allow both)
+STEPS = 4                  # most steps a piece has
+# data: params, tier_of, tier_counts, steps, kinds, region, backwards, mirror, bit_of
+TIER_OF, TIER_COUNTS, STEP_TARGETS, STEP_KINDS, REGION, BACKWARDS, MIRROR, BIT_OF = range(1, 9)
+
+
+@jit(inline="always")
+def _rank(data, black, white, turn):
+    """Index within the tier: twice the (canonical) board rank, plus the turn."""
+    region, backwards, mirror = data[REGION], data[BACKWARDS], data[MIRROR]
+    rank = rank_region_board(black, white, region, backwards)
+    if data[0][SYMMETRY]:
+        rank = max(rank, rank_region_board(permute(black, mirror, 0), permute(white, mirror, 0),
+                                           region, backwards))
+    return 2 * rank + turn
+
+
+@jit(inline="always")
+def _tier(data, black, white):
+    return data[TIER_OF][popcount(black), popcount(white), popcount(black & data[REGION][F])]
+
+
+@jit(inline="always")
+def _arrivals(data, white, black):
+    """(White stands on the top row, Black stands on the bottom row)."""
+    return white & data[REGION][F] != 0, black & data[REGION][G] != 0
+
+
+@jit(inline="always")
+def _outcome(data, white, black, turn, move_count):
+    """The value of a finished game, ILLEGAL, or UNDECIDED."""
+    white_arrived, black_arrived = _arrivals(data, white, black)
+    if (white_arrived and black_arrived) or (white_arrived if turn == 0 else black_arrived):
+        return ILLEGAL  # the game ended when the player to move arrived
+    if white_arrived or black_arrived or move_count == 0:
+        return LOSE
+    return UNDECIDED
+
+
+@jit(inline="always")
+def _target(steps, kinds, side, cell, k, mine, theirs):
+    """The cell reached by step k of the piece on ``cell``, or -1 if it is not legal."""
+    target = steps[side, cell, k]
+    if target < 0 or (mine >> target) & 1:
+        return -1
+    if (theirs >> target) & 1:
+        return target if kinds[side, cell, k] & CAPTURE else -1
+    return target if kinds[side, cell, k] & QUIET else -1
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    counts, steps, kinds = data[TIER_COUNTS], data[STEP_TARGETS], data[STEP_KINDS]
+    turn = local & 1
+    black, white = unrank_region_board(local >> 1, data[REGION], counts[tier, 0], counts[tier, 1],
+                                       counts[tier, 2], data[BACKWARDS])
+    if data[0][SYMMETRY] and _rank(data, black, white, turn) != local:
+        return -np.int64(NONCANONICAL)
+    mine, theirs = (white, black) if turn == 0 else (black, white)
+    far_row = data[REGION][F] if turn == 0 else data[REGION][G]
+    count = 0
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for k in range(STEPS):
+            target = _target(steps, kinds, turn, cell, k, mine, theirs)
+            if target < 0:
+                continue
+            out[count, 2] = 0
+            out[count, 3] = cell * STEPS + k
+            if (far_row >> target) & 1:  # arrival: the opponent has lost
+                out[count, 0] = TERMINAL
+                out[count, 1] = LOSE
+            else:
+                moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
+                rest = theirs & ~(np.int64(1) << target)
+                new_white, new_black = (moved, rest) if turn == 0 else (rest, moved)
+                out[count, 0] = _tier(data, new_black, new_white)
+                out[count, 1] = _rank(data, new_black, new_white, 1 - turn)
+            count += 1
+    if count == 0:
+        return -np.int64(LOSE)
+    return count
+
+
+@jit(inline="always")
+def _masks(data, state):
+    """(white, black) bit masks; bits count from the bottom-left cell upwards."""
+    params, bit_of = data[0], data[BIT_OF]
+    white = 0
+    black = 0
+    for c in range(params[CELLS]):
+        if state[1 + c] == WHITE:
+            white |= np.int64(1) << bit_of[c]
+        elif state[1 + c] == BLACK:
+            black |= np.int64(1) << bit_of[c]
+    return white, black
+
+
+@jit
+def encode(data, state):
+    white, black = _masks(data, state)
+    return _tier(data, black, white), _rank(data, black, white, state[0])
+
+
+@jit
+def decode(data, tier, local, state):
+    params, counts, bit_of = data[0], data[TIER_COUNTS], data[BIT_OF]
+    black, white = unrank_region_board(local >> 1, data[REGION], counts[tier, 0], counts[tier, 1],
+                                       counts[tier, 2], data[BACKWARDS])
+    state[0] = local & 1
+    for c in range(params[CELLS]):
+        bit = bit_of[c]
+        state[1 + c] = WHITE if (white >> bit) & 1 else (BLACK if (black >> bit) & 1 else EMPTY)
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = bit of the moving piece * 4 + step."""
+    steps, kinds = data[STEP_TARGETS], data[STEP_KINDS]
+    white, black = _masks(data, state)
+    mine, theirs = (white, black) if state[0] == 0 else (black, white)
+    count = 0
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for k in range(STEPS):
+            if _target(steps, kinds, state[0], cell, k, mine, theirs) >= 0:
+                moves[count] = cell * STEPS + k
+                count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    params, steps, bit_of = data[0], data[STEP_TARGETS], data[BIT_OF]
+    cell, k = move // STEPS, move % STEPS
+    target = steps[state[0], cell, k]
+    child[:] = state
+    for c in range(params[CELLS]):
+        if bit_of[c] == target:
+            child[1 + c] = WHITE if state[0] == 0 else BLACK
+        elif bit_of[c] == cell:
+            child[1 + c] = EMPTY
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    white, black = _masks(data, state)
+    return _outcome(data, white, black, state[0], move_count)
+
+
+@jit
+def terminal(data, state):
+    """LOSE for a position where the player who just moved has reached the far row
+    (the index leaves those out), else 0."""
+    white, black = _masks(data, state)
+    return LOSE if _outcome(data, white, black, state[0], 1) == LOSE else 0
+
+
+class Breakthrough(Game):
+    name = "breakthrough"
+    title = "Breakthrough"
+    options_spec = (
+        rows_option(4, minimum=4),
+        cols_option(4),
+        Option("symmetry", bool, False, "store one of each pair of left-right mirror images"),
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand, terminal)
+    state_fields = "turn (0 = white), then cells top row first (0 empty, 1 white, 2 black)"
+    #: (rows forward, columns sideways, kinds) of each step of a White piece.
+    STEP_PATTERN = ((1, 0, QUIET), (1, -1, QUIET | CAPTURE), (1, 1, QUIET | CAPTURE))
+
+    @property
+    def kernel_label(self) -> str:  # Knightthrough shares the compiled kernels
+        return "breakthrough"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = rows * cols
+        if cells > 63:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        pieces = 2 * cols
+        top, bottom = (1 << cells) - (1 << (cells - cols)), (1 << cols) - 1
+        region = np.array([top, ((1 << cells) - 1) & ~top & ~bottom, bottom], dtype=np.int64)
+        keys = [(b, w, t) for b in range(pieces + 1) for w in range(pieces + 1)
+                for t in range(min(b, cols) + 1) if region_board_count(region, b, w, t) > 0]
+        tier_of = np.full((pieces + 1, pieces + 1, cols + 1), -1, dtype=np.int64)
+        for tier, key in enumerate(keys):
+            tier_of[key] = tier
+        self.tiers = TierLayout(keys=keys, sizes=[2 * int(region_board_count(region, *key)) for key in keys])
+        steps, kinds = self.step_tables(rows, cols)
+        middle = cells - 2 * cols
+        bit_of = [(rows - 1 - c // cols) * cols + c % cols for c in range(cells)]  # text cell -> bit
+        mirror = [r * cols + cols - 1 - c for r in range(rows) for c in range(cols)]
+        self.data = (np.array([cells, self.options["symmetry"]], dtype=np.int64), tier_of,
+                     np.array(keys, dtype=np.int64), steps, kinds, region,
+                     permutation_tables([list(range(middle))[::-1]], middle),
+                     permutation_tables([mirror], cells), np.array(bit_of, dtype=np.int64))
+        self.state_size = 1 + cells
+        self.max_moves = STEPS * pieces
+        self.loopy = False
+        self.remoteness_bound = 2 * pieces * (rows - 1)
+        self.hasher = {"name": "region rearranger (black barred from the bottom row, white from "
+                               "the top row), turn", "tiers": "(black, white, black on the top row)",
+                       "cells": cells, "symmetries": 2 if self.options["symmetry"] else 1}
+
+    def step_tables(self, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+        """Target bit and kind of every step of every piece (side 0 white, 1 black)."""
+        steps = np.full((2, rows * cols, STEPS), -1, dtype=np.int64)
+        kinds = np.zeros((2, rows * cols, STEPS), dtype=np.int64)
+        for side, forward in ((0, 1), (1, -1)):
+            for rank in range(rows):
+                for file in range(cols):
+                    for k, (ahead, aside, kind) in enumerate(self.STEP_PATTERN):
+                        r, f = rank + forward * ahead, file + aside
+                        if 0 <= r < rows and 0 <= f < cols:
+                            steps[side, rank * cols + file, k] = r * cols + f
+                            kinds[side, rank * cols + file, k] = kind
+        return steps, kinds
+
+    def tier_children(self, tier: int) -> set[int]:
+        b, w, t = self.tiers.keys[tier]
+        tier_of = self.data[TIER_OF]
+        candidates = [(b, w, t), (b, w, t - 1), (b - 1, w, t), (b, w - 1, t), (b, w - 1, t - 1)]
+        return {int(tier_of[key]) for key in candidates if min(key) >= 0 and tier_of[key] >= 0}
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        lines = ["b" * cols] * 2 + ["-" * cols] * (rows - 4) + ["w" * cols] * 2
+        return "(w " + " ".join(lines) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, *rows = self.split_position(text, self.default_start())
+        if turn.lower() not in ("w", "b"):
+            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
+        self.check_rows(rows, text, SYMBOLS)
+        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        pieces = 2 * self.options["cols"]
+        for code, colour in ((WHITE, "white"), (BLACK, "black")):
+            if cells.count(code) > pieces:
+                raise ValueError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
+                                 f"starts with {pieces} and never gains one")
+        state = np.array([0 if turn.lower() == "w" else 1, *cells], dtype=np.int64)
+        if self.primitive_value(state) == ILLEGAL:
+            raise ValueError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
+        return state
+
+    def explain_illegal(self, state: np.ndarray) -> str:
+        return ("a piece already stands on its opponent's home row, so the game ended "
+                "when it arrived; it cannot be that player's turn, and both sides cannot have arrived")
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[1:])
+        return f"({'wb'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cell, k = divmod(move, STEPS)
+        target = int(self.data[STEP_TARGETS][state[0], cell, k])
+
+        def name(bit: int) -> str:
+            return square_name(rows - 1 - bit // cols, bit % cols, rows)
+
+        capture = "x" if state[1 + (rows - 1 - target // cols) * cols + target % cols] != EMPTY else "-"
+        return f"{name(cell)}{capture}{name(target)}"
+
+
+GAME = Breakthrough

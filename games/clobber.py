@@ -1,0 +1,239 @@
+"""Clobber: stones fill the board in a checkerboard (``a1`` black); a move puts one of
+your stones onto an orthogonally adjacent opponent stone, removing it. Black moves
+first; a player with no legal move loses.
+
+Position ``(T row row ...)``: turn ``b``/``w``; cells ``b``, ``w``, ``-``.
+
+Index: every move removes one opponent stone, so the stone counts tell how many moves
+each side has made and whose turn it is: tier ``(b, w)`` holds the boards with ``b``
+black and ``w`` white stones that play from the full board can reach by count
+(Black has taken as many stones as White, or one more), ranked by the rearranger.
+A black move goes to ``(b, w - 1)``, a white one to ``(b - 1, w)``. ``--symmetry``
+stores one board per class under the mirrors and turns of the board (eight on a
+square board, four otherwise).
+
+State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty,
+1 black, 2 white).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
+from hashers.bits import lowest_bit, popcount
+from hashers.rearranger import board_count, rank_board, unrank_board
+from hashers.symmetry import canonical_board_rank, grid_symmetries, permutation_tables
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+
+CELLS, IS_MISERE, SYMMETRIES, BLACK_START, WHITE_START = 0, 1, 2, 3, 4
+EMPTY, BLACK, WHITE = 0, 1, 2
+SYMBOLS = "-bw"
+DIRECTIONS = ("up", "down", "left", "right")
+
+
+@jit(inline="always")
+def _rank(params, tables, black, white):
+    if params[SYMMETRIES]:
+        return canonical_board_rank(black, white, params[CELLS], tables, params[SYMMETRIES])
+    return rank_board(black, white, params[CELLS])
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    params, tier_of, tier_counts, neighbours, tables = data
+    cells = params[CELLS]
+    blacks, whites = tier_counts[tier, 0], tier_counts[tier, 1]
+    black, white = unrank_board(local, cells, blacks, whites)
+    if params[SYMMETRIES] and _rank(params, tables, black, white) != local:
+        return -np.int64(NONCANONICAL)
+    black_moves = (params[WHITE_START] - whites) == (params[BLACK_START] - blacks)
+    mine, theirs = (black, white) if black_moves else (white, black)
+    child_tier = tier_of[blacks, whites - 1] if black_moves else tier_of[blacks - 1, whites]
+    count = 0
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for direction in range(4):
+            target = neighbours[cell, direction]
+            if target < 0 or not (theirs >> target) & 1:
+                continue
+            moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
+            taken = theirs & ~(np.int64(1) << target)
+            out[count, 0] = child_tier
+            out[count, 1] = _rank(params, tables, moved, taken) if black_moves \
+                else _rank(params, tables, taken, moved)
+            out[count, 2] = 0
+            out[count, 3] = cell * 4 + direction
+            count += 1
+    if count == 0:
+        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+    return count
+
+
+@jit(inline="always")
+def _masks(state, cells):
+    black = 0
+    white = 0
+    for c in range(cells):
+        if state[1 + c] == BLACK:
+            black |= np.int64(1) << c
+        elif state[1 + c] == WHITE:
+            white |= np.int64(1) << c
+    return black, white
+
+
+@jit
+def encode(data, state):
+    params, tier_of, _, _, tables = data
+    black, white = _masks(state, params[CELLS])
+    return tier_of[popcount(black), popcount(white)], _rank(params, tables, black, white)
+
+
+@jit
+def decode(data, tier, local, state):
+    params, _, tier_counts, _, _ = data
+    cells = params[CELLS]
+    blacks, whites = tier_counts[tier, 0], tier_counts[tier, 1]
+    black, white = unrank_board(local, cells, blacks, whites)
+    state[0] = 0 if (params[WHITE_START] - whites) == (params[BLACK_START] - blacks) else 1
+    for c in range(cells):
+        state[1 + c] = BLACK if (black >> c) & 1 else (WHITE if (white >> c) & 1 else EMPTY)
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = cell * 4 + direction (up, down, left, right)."""
+    neighbours = data[3]
+    mine, theirs = (BLACK, WHITE) if state[0] == 0 else (WHITE, BLACK)
+    count = 0
+    for cell in range(state.shape[0] - 1):
+        if state[1 + cell] != mine:
+            continue
+        for direction in range(4):
+            target = neighbours[cell, direction]
+            if target >= 0 and state[1 + target] == theirs:
+                moves[count] = cell * 4 + direction
+                count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    neighbours = data[3]
+    cell, direction = move // 4, move % 4
+    child[:] = state
+    child[1 + neighbours[cell, direction]] = state[1 + cell]
+    child[1 + cell] = EMPTY
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    if move_count == 0:
+        return WIN if data[0][IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+def orthogonal_neighbours(rows: int, cols: int) -> np.ndarray:
+    """Cell up, down, left and right of each cell (text order), -1 off the board."""
+    table = np.full((rows * cols, 4), -1, dtype=np.int64)
+    for cell in range(rows * cols):
+        row, col = divmod(cell, cols)
+        for direction, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            if 0 <= row + dr < rows and 0 <= col + dc < cols:
+                table[cell, direction] = (row + dr) * cols + col + dc
+    return table
+
+
+class Clobber(Game):
+    name = "clobber"
+    title = "Clobber"
+    options_spec = (
+        rows_option(4),
+        cols_option(4),
+        MISERE,
+        Option("symmetry", bool, False,
+               "store one board per class of mirror images and rotations of the board"),
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
+    state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = rows * cols
+        if cells > 63:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        black_start = sum(1 for c in range(cells) if self._is_black_cell(c))
+        white_start = cells - black_start
+        keys = [(b, w) for b in range(black_start + 1) for w in range(white_start + 1)
+                if (white_start - w) - (black_start - b) in (0, 1)]
+        tier_of = np.full((black_start + 1, white_start + 1), -1, dtype=np.int64)
+        for tier, (b, w) in enumerate(keys):
+            tier_of[b, w] = tier
+        self.tiers = TierLayout(keys=keys, sizes=[int(board_count(cells, b, w)) for b, w in keys])
+        symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
+            if self.options["symmetry"] else []
+        self.data = (np.array([cells, self.options["misere"], len(symmetries), black_start, white_start],
+                              dtype=np.int64), tier_of, np.array(keys, dtype=np.int64).reshape(-1, 2),
+                     orthogonal_neighbours(rows, cols), permutation_tables(symmetries, cells))
+        self.state_size = 1 + cells
+        self.max_moves = 4 * cells
+        self.loopy = False
+        self.remoteness_bound = cells
+        self.hasher = {"name": "rearranger", "tiers": "(black stones, white stones), turn from the counts",
+                       "cells": cells, "symmetries": len(symmetries) + 1}
+
+    def tier_children(self, tier: int) -> set[int]:
+        b, w = self.tiers.keys[tier]
+        black_start = int(self.data[0][BLACK_START])
+        white_start = int(self.data[0][WHITE_START])
+        child = (b, w - 1) if (white_start - w) == (black_start - b) else (b - 1, w)
+        tier_of = self.data[1]
+        return {int(tier_of[child])} if min(child) >= 0 else set()
+
+    def _is_black_cell(self, cell: int) -> bool:
+        rows, cols = self.options["rows"], self.options["cols"]
+        return ((rows - 1 - cell // cols) + cell % cols) % 2 == 0  # a1 is black
+
+    def default_start(self) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = "".join("b" if self._is_black_cell(c) else "w" for c in range(rows * cols))
+        return "(b " + " ".join(cells[r * cols:(r + 1) * cols] for r in range(rows)) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, *rows = self.split_position(text, self.default_start())
+        if turn.lower() not in ("b", "w"):
+            raise ValueError(f"the turn in {text!r} must be b or w, got {turn!r}")
+        self.check_rows(rows, text, SYMBOLS)
+        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        blacks, whites = cells.count(BLACK), cells.count(WHITE)
+        black_start, white_start = int(self.data[0][BLACK_START]), int(self.data[0][WHITE_START])
+        taken_by_black, taken_by_white = white_start - whites, black_start - blacks
+        if taken_by_black - taken_by_white not in (0, 1) or min(taken_by_black, taken_by_white) < 0:
+            raise ValueError(f"{text!r} has {blacks} black and {whites} white stones, which play "
+                             f"from the full board ({black_start} and {white_start}, Black first) "
+                             "cannot reach: each move takes one stone, in turn")
+        expected = "b" if taken_by_black == taken_by_white else "w"
+        if turn.lower() != expected:
+            raise ValueError(f"in {text!r} it must be {'Black' if expected == 'b' else 'White'}'s "
+                             f"turn: Black has taken {taken_by_black} stones and White {taken_by_white}")
+        return np.array([0 if expected == "b" else 1, *cells], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[1:])
+        return f"({'bw'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cell, direction = divmod(move, 4)
+        target = int(self.data[3][cell, direction])
+        return f"{square_name(cell // cols, cell % cols, rows)}x{square_name(target // cols, target % cols, rows)}"
+
+
+GAME = Clobber

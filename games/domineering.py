@@ -1,0 +1,195 @@
+"""Domineering: the first player (``v``) places vertical dominoes, the second (``h``)
+horizontal ones, on two empty cells. A player with no legal move loses.
+
+Position ``(T row row ...)``: turn ``v``/``h``; cells ``-`` empty, ``#`` covered.
+
+Index: every move covers two cells, so tier ``k`` holds the boards with ``2k`` covered
+cells (a combination of the cells) and the turn follows (``v`` moves when ``k`` is
+even): only even counts are indexed, 2^(n-1) boards instead of 2^n. Every move goes
+to tier ``k + 1``. ``--symmetry`` stores one board of each class under the left-right
+and up-down mirrors and the half turn (the symmetries that keep every domino's
+orientation; on square boards the diagonal ones would swap the players' roles).
+
+State vector: ``[turn, cells...]`` (turn 0 = v; cells in text order, 0 empty, 1 covered).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
+from hashers.combinations import rank_subset, subset_count, unrank_subset
+from hashers.symmetry import canonical_subset_rank, grid_symmetries, permutation_tables
+from hashers.tiers import TierLayout
+from solver.jit import jit
+from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+
+CELLS, IS_MISERE, SYMMETRIES = 0, 1, 2
+SYMBOLS = "-#"
+
+
+@jit(inline="always")
+def _mask(state, cells):
+    covered = 0
+    for c in range(cells):
+        if state[1 + c]:
+            covered |= np.int64(1) << c
+    return covered
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    params, dominoes, tables = data
+    covered = unrank_subset(local, 2 * tier, params[CELLS])
+    symmetries = params[SYMMETRIES]
+    if symmetries and canonical_subset_rank(covered, tables, symmetries) != local:
+        return -np.int64(NONCANONICAL)
+    mine = dominoes[tier % 2]
+    count = 0
+    for k in range(mine.shape[0]):
+        if mine[k] >= 0 and covered & mine[k] == 0:
+            after = covered | mine[k]
+            out[count, 0] = tier + 1
+            out[count, 1] = canonical_subset_rank(after, tables, symmetries) if symmetries \
+                else rank_subset(after)
+            out[count, 2] = 0
+            out[count, 3] = k
+            count += 1
+    if count == 0:
+        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+    return count
+
+
+@jit
+def encode(data, state):
+    params, _, tables = data
+    covered = _mask(state, params[CELLS])
+    tier = 0
+    for c in range(params[CELLS]):
+        tier += state[1 + c]
+    symmetries = params[SYMMETRIES]
+    local = canonical_subset_rank(covered, tables, symmetries) if symmetries else rank_subset(covered)
+    return tier // 2, local
+
+
+@jit
+def decode(data, tier, local, state):
+    cells = data[0][CELLS]
+    covered = unrank_subset(local, 2 * tier, cells)
+    state[0] = tier % 2
+    for c in range(cells):
+        state[1 + c] = (covered >> c) & 1
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = index of the domino in the mover's list of placements."""
+    params, dominoes, _ = data
+    covered = _mask(state, params[CELLS])
+    mine = dominoes[state[0]]
+    count = 0
+    for k in range(mine.shape[0]):
+        if mine[k] >= 0 and covered & mine[k] == 0:
+            moves[count] = k
+            count += 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    params, dominoes, _ = data
+    child[:] = state
+    domino = dominoes[state[0], move]
+    for c in range(params[CELLS]):
+        if (domino >> c) & 1:
+            child[1 + c] = 1
+    child[0] = 1 - state[0]
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    if move_count == 0:
+        return WIN if data[0][IS_MISERE] else LOSE
+    return UNDECIDED
+
+
+def domino_table(rows: int, cols: int) -> np.ndarray:
+    """Masks of every vertical (row 0) and horizontal (row 1) placement, -1 padded."""
+    vertical = [(1 << (r * cols + c)) | (1 << ((r + 1) * cols + c))
+                for r in range(rows - 1) for c in range(cols)]
+    horizontal = [(1 << (r * cols + c)) | (1 << (r * cols + c + 1))
+                  for r in range(rows) for c in range(cols - 1)]
+    width = max(len(vertical), len(horizontal), 1)
+    table = np.full((2, width), -1, dtype=np.int64)
+    table[0, :len(vertical)] = vertical
+    table[1, :len(horizontal)] = horizontal
+    return table
+
+
+class Domineering(Game):
+    name = "domineering"
+    title = "Domineering"
+    options_spec = (
+        rows_option(5),
+        cols_option(5),
+        MISERE,
+        Option("symmetry", bool, False,
+               "store one board per class of mirror images (left-right, up-down, half turn)"),
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
+    state_fields = "turn (0 = v), then cells top row first (0 empty, 1 covered)"
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = rows * cols
+        if cells > 62:
+            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 62 are supported")
+        tiers = range(cells // 2 + 1)
+        self.tiers = TierLayout(keys=[(2 * k,) for k in tiers],
+                                sizes=[int(subset_count(cells, 2 * k)) for k in tiers])
+        symmetries = grid_symmetries(rows, cols, mirror_up_down=True) if self.options["symmetry"] else []
+        self.data = (np.array([cells, self.options["misere"], len(symmetries)], dtype=np.int64),
+                     domino_table(rows, cols), permutation_tables(symmetries, cells))
+        self.state_size = 1 + cells
+        self.max_moves = int(self.data[1].shape[1])
+        self.loopy = False
+        self.remoteness_bound = cells // 2
+        self.hasher = {"name": "combinations", "tiers": "covered cells 2k (turn: k even = v)",
+                       "cells": cells, "symmetries": len(symmetries) + 1}
+
+    def tier_children(self, tier: int) -> set[int]:
+        return {tier + 1} if tier + 1 < self.tiers.count else set()
+
+    def default_start(self) -> str:
+        return "(v " + " ".join("-" * self.options["cols"] for _ in range(self.options["rows"])) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, *rows = self.split_position(text, self.default_start())
+        if turn.lower() not in ("v", "h"):
+            raise ValueError(f"the turn in {text!r} must be v or h, got {turn!r}")
+        self.check_rows(rows, text, SYMBOLS)
+        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        covered = sum(cells)
+        if covered % 2:
+            raise ValueError(f"{text!r} has {covered} covered cells; dominoes cover an even number")
+        expected = "v" if covered % 4 == 0 else "h"
+        if turn.lower() != expected:
+            raise ValueError(f"in {text!r} {covered // 2} dominoes are placed and v moves first, "
+                             f"so it is {expected}'s turn")
+        return np.array([0 if expected == "v" else 1, *cells], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        cols = self.options["cols"]
+        cells = "".join(SYMBOLS[v] for v in state[1:])
+        return f"({'vh'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        rows, cols = self.options["rows"], self.options["cols"]
+        domino = int(self.data[1][state[0], move])
+        first = (domino & -domino).bit_length() - 1
+        second = domino.bit_length() - 1
+        return "-".join(square_name(c // cols, c % cols, rows) for c in (second, first))
+
+
+GAME = Domineering

@@ -1,0 +1,125 @@
+"""The solver at scale: symmetry, threads, memory, chunked lookups, unindexed finished games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from databases import open_database
+from databases.build import build_database
+from games import make_game
+from solver.bottom_up import estimate_peak_bytes, solve_bottom_up
+from solver.values import NONCANONICAL
+
+from conftest import legal_indices
+
+SYMMETRIC = [
+    ("domineering", {"rows": 4, "cols": 4}, 4),
+    ("domineering", {"rows": 3, "cols": 4}, 4),
+    ("clobber", {"rows": 3, "cols": 3}, 8),
+    ("clobber", {"rows": 2, "cols": 4}, 4),
+    ("breakthrough", {"rows": 4, "cols": 3}, 2),
+    ("knightthrough", {"rows": 4, "cols": 3}, 2),
+]
+
+
+@pytest.mark.parametrize("name, options, group", SYMMETRIC)
+def test_symmetry_gives_every_position_the_same_value(database, name, options, group):
+    plain = database(name, **options)
+    symmetric = database(name, **options, symmetry=True)
+    texts = plain.positions(legal_indices(plain))
+    values, remoteness = plain.lookup_indices(legal_indices(plain))
+    assert [tuple(a) for a in zip(*symmetric.lookup_many(texts))] == list(zip(values, remoteness))
+    # one stored index per class, and it is the class's highest index
+    canonical = symmetric.indices_of(texts)
+    stored = legal_indices(symmetric)
+    assert set(canonical.tolist()) == set(stored.tolist())
+    assert (canonical >= legal_indices(plain)).all()
+    counts = symmetric.attributes
+    assert counts["count_noncanonical"] + len(stored) + counts["count_illegal"] == symmetric.size
+    assert len(stored) * group >= len(texts) > len(stored)  # the saving is real
+
+
+def test_symmetry_is_reported(tmp_path):
+    report = build_database(make_game("domineering", rows=4, cols=4, symmetry=True),
+                            tmp_path / "d.h5", progress=False)
+    assert report.counts["noncanonical"] > 0
+    assert "symmetry: 8,384 of the indices stored, 74% saved" in report.summary_line()
+
+
+@pytest.mark.parametrize("name, options", [
+    ("domineering", {"rows": 4, "cols": 4}),            # chunks of a tier in parallel
+    ("breakthrough", {"rows": 4, "cols": 4}),           # independent tiers in parallel
+    ("clobber", {"rows": 3, "cols": 4, "symmetry": True}),
+])
+def test_results_do_not_depend_on_the_number_of_threads(name, options, monkeypatch):
+    import solver.bottom_up as bottom_up
+
+    monkeypatch.setattr(bottom_up, "CHUNK", 1 << 10)  # many chunks even on a small board
+    game = make_game(name, **options)
+    results = []
+    for threads in (1, 2):
+        arrays = {}
+        solve_bottom_up(game, threads=threads, progress=False,
+                        sink=lambda t, v, r: arrays.__setitem__(t, (v.copy(), r.copy())))
+        results.append(arrays)
+    assert results[0].keys() == results[1].keys()
+    for tier, (values, remoteness) in results[0].items():
+        assert np.array_equal(values, results[1][tier][0])
+        assert np.array_equal(remoteness, results[1][tier][1])
+
+
+def test_peak_memory_is_a_few_tiers_not_the_whole_game():
+    # a chain of tiers: the tier being solved, the one it reads, and that one's copy
+    game = make_game("domineering", rows=4, cols=5)
+    stats = solve_bottom_up(game, threads=2, progress=False)
+    assert stats.peak_bytes <= 3 * 3 * int(game.tier_sizes.max())
+    assert stats.peak_bytes == estimate_peak_bytes(game, 2)
+    # a three-dimensional tier graph: well under half of the game at once
+    game = make_game("breakthrough", rows=5, cols=3)
+    stats = solve_bottom_up(game, threads=2, progress=False)
+    assert stats.peak_bytes < 3 * int(game.tier_sizes.sum()) / 2
+    assert stats.peak_bytes == estimate_peak_bytes(game, 2)
+
+
+class _Recorder:
+    """Stands in for an h5py dataset and records which slices are read."""
+
+    def __init__(self, dataset):
+        self.dataset, self.reads = dataset, []
+        self.chunks, self.dtype = dataset.chunks, dataset.dtype
+
+    def __getitem__(self, key):
+        self.reads.append(key)
+        return self.dataset[key]
+
+
+def test_a_lookup_reads_only_the_chunk_it_needs(tmp_path):
+    build_database(make_game("clobber", rows=3, cols=4), tmp_path / "c.h5", progress=False)
+    with open_database(tmp_path / "c.h5") as db:
+        db._values, db._remoteness = _Recorder(db._values), _Recorder(db._remoteness)
+        db.lookup("(w b-bw wbwb bwbw)")
+        for recorder in (db._values, db._remoteness):
+            assert len(recorder.reads) == 1
+            (part,) = recorder.reads
+            assert part.stop - part.start <= recorder.chunks[0] < db.size
+
+
+def test_finished_games_the_index_leaves_out_are_answered_by_the_rules(database):
+    db = database("breakthrough", rows=4, cols=3)
+    position = "(w --- -w- b-- ---)"  # each of White's three moves reaches the top row
+    assert (db.lookup(position).value, db.lookup(position).remoteness) == ("win", 1)
+    moves = db.moves(position)
+    assert sorted(m.move for m in moves) == ["b3-a4", "b3-b4", "b3-c4"]
+    assert {(m.value, m.remoteness) for m in moves} == {("lose", 0)}
+    finished = "(b -w- --- b-- ---)"
+    assert (db.lookup(finished).value, db.lookup(finished).remoteness) == ("lose", 0)
+    with pytest.raises(ValueError, match="finished game"):
+        db.index(finished)
+    with pytest.raises(ValueError, match="cannot arise"):
+        db.lookup("(w -w- --- b-- ---)")  # White arrived, yet White to move
+
+
+def test_noncanonical_code_is_documented_in_the_file(database):
+    db = database("domineering", rows=3, cols=4, symmetry=True)
+    assert db.attributes["count_noncanonical"] == int((db.value_array() == NONCANONICAL).sum()) > 0

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
-from hashers.bits import lowest_bit, popcount
+from hashers.bits import lowest_bit, permutation_tables, popcount
 from hashers.rearranger import board_count, rank_board, unrank_board
-from hashers.symmetry import canonical_board_rank, grid_symmetries, permutation_tables
+from hashers.symmetry import canonical_board_rank, grid_symmetries
 from hashers.tiers import TierLayout
 from solver.jit import jit
 from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN

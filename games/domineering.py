@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
+from hashers.bits import permutation_tables
 from hashers.combinations import rank_subset, subset_count, unrank_subset
-from hashers.symmetry import canonical_subset_rank, grid_symmetries, permutation_tables
+from hashers.symmetry import canonical_subset_rank, grid_symmetries
 from hashers.tiers import TierLayout
 from solver.jit import jit
 from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN

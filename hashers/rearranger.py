@@ -12,10 +12,6 @@ whose moves stay in a tier): moving a first-kind piece to a higher cell increase
 rank; moving a second-kind piece to a higher cell increases it too when the
 first-kind pieces stay put.
 
-Breakthrough-like games, where the two kinds move in opposite directions, rank the
-first kind in another cell order (``rank_board_reordered``, e.g. cells reversed) so
-that forward moves of both kinds raise the rank.
-
 >>> board_count(4, 1, 1)
 12
 >>> unrank_board(rank_board(0b0001, 0b0100, 4), 4, 1, 1) == (0b0001, 0b0100)
@@ -24,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from hashers.bits import deposit_bits, extract_bits, permute, popcount
+from hashers.bits import deposit_bits, extract_bits, popcount
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from solver.jit import jit
 
@@ -52,24 +48,3 @@ def unrank_board(rank: int, cells: int, first: int, second: int) -> tuple[int, i
     second_mask = deposit_bits(unrank_subset(rank % second_boards, second, cells - first), free)
     return first_mask, second_mask
 
-
-@jit(inline="always")
-def rank_board_reordered(first_mask: int, second_mask: int, cells: int, orders, order: int) -> int:
-    """``rank_board`` with the first kind ranked after permuting its cells by
-    ``orders[order]`` (a ``hashers.symmetry`` table); the second kind is ranked among
-    the cells the first kind leaves free, in the usual order."""
-    free = ((1 << cells) - 1) & ~first_mask
-    second_rank = rank_subset(extract_bits(second_mask, free))
-    first_rank = rank_subset(permute(first_mask, orders, order))
-    return first_rank * subset_count(cells - popcount(first_mask), popcount(second_mask)) + second_rank
-
-
-@jit(inline="always")
-def unrank_board_reordered(rank: int, cells: int, first: int, second: int, orders, order: int):
-    """Inverse of ``rank_board_reordered`` for an order that is its own inverse
-    (a reversal or a reflection)."""
-    second_boards = subset_count(cells - first, second)
-    first_mask = permute(unrank_subset(rank // second_boards, first, cells), orders, order)
-    free = ((1 << cells) - 1) & ~first_mask
-    second_mask = deposit_bits(unrank_subset(rank % second_boards, second, cells - first), free)
-    return first_mask, second_mask

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hashers.bits import permutation_tables, permute  # noqa: F401 (re-exported for games)
+from hashers.bits import permute
 from hashers.combinations import rank_subset
 from hashers.rearranger import rank_board
 from solver.jit import jit

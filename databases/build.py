@@ -28,7 +28,7 @@ from databases.reader import default_path
 from games.base import Game
 from solver import bottom_up, retrograde
 from solver.jit import source_fingerprint
-from solver.values import ILLEGAL, NO_REMOTENESS, VALUE_NAMES
+from solver.values import ILLEGAL, VALUE_NAMES
 
 
 class BuildRefused(ValueError):
@@ -52,6 +52,7 @@ class BuildReport:
     threads: int
     compile_seconds: float
     solve_seconds: float
+    write_seconds: float
     total_seconds: float
     file_bytes: int
     solver_peak_bytes: int
@@ -68,7 +69,7 @@ class BuildReport:
         return (f"{self.description}: {self.positions:,} positions ({counts}; illegal "
                 f"{self.counts['illegal']:,}){symmetry} · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
-                f"{self.solve_seconds:.1f}) · peak memory {_bytes(self.peak_rss_bytes)} · "
+                f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}) · peak memory {_bytes(self.peak_rss_bytes)} · "
                 f"{_bytes(self.file_bytes)} → {self.path}")
 
     def to_json(self) -> str:
@@ -133,23 +134,28 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
                          f"{game.explain_illegal(start_state)}")
     start_tier, start_local = game.locate(start_state)
     start_result: dict[str, int] = {}
+    writing = [0.0]
 
     path = Path(path) if path is not None else default_path(game)
     writer = DatabaseWriter(path, game)
 
     def sink(tier: int, values: np.ndarray, remoteness: np.ndarray) -> None:
+        began = time.perf_counter()
         writer.write_tier(tier, values, remoteness)
+        writing[0] += time.perf_counter() - began
         if tier == start_tier:
             start_result["value"] = int(values[start_local])
-            start_result["remoteness"] = int(remoteness[start_local])
+            distance = int(remoteness[start_local])
+            start_result["remoteness"] = None if distance == np.iinfo(remoteness.dtype).max else distance
 
     solver = solver_for(game)
     try:
         solve = solver.solve_retrograde if game.loopy else solver.solve_bottom_up
+        called = time.perf_counter()
         stats = solve(game, threads=threads, progress=progress, sink=sink)
+        solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}
-        start_remoteness = (None if start_result["remoteness"] == NO_REMOTENESS
-                            else start_result["remoteness"])
+        start_remoteness = start_result["remoteness"]
         total = time.perf_counter() - begun
         attributes = {
             "title": game.title,
@@ -162,7 +168,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             "max_remoteness": stats.max_remoteness,
             **{f"count_{name}": count for name, count in counts.items()},
             "compile_seconds": stats.compile_seconds,
-            "solve_seconds": stats.solve_seconds,
+            "solve_seconds": solving,
+            "write_seconds": writing[0],
             "build_seconds": total,
             "threads": threads,
             "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -182,8 +189,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         counts=counts, start=game.format(start_state),
         start_value=VALUE_NAMES[start_result["value"]], start_remoteness=start_remoteness,
         max_remoteness=stats.max_remoteness, solver=attributes["solver"], threads=threads,
-        compile_seconds=stats.compile_seconds, solve_seconds=stats.solve_seconds,
-        total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
+        compile_seconds=stats.compile_seconds, solve_seconds=solving,
+        write_seconds=writing[0], total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
         solver_peak_bytes=int(stats.peak_bytes),
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         options=dict(game.options))

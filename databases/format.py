@@ -24,18 +24,14 @@ import h5py
 import numpy as np
 
 from games.base import Game
-from solver.values import NO_REMOTENESS, VALUE_NAMES
+from solver.bottom_up import remoteness_dtype
+from solver.values import VALUE_NAMES
 
 FORMAT_NAME = "gamesolver-database"
 FORMAT_VERSION = 1
 CHUNK_POSITIONS = 1 << 16
 COMPRESSION = {"compression": "gzip", "compression_opts": 4, "shuffle": True}
 
-
-def remoteness_dtype(game: Game) -> np.dtype:
-    """uint8 when every remoteness fits below 255, else uint16."""
-    bound = game.remoteness_bound
-    return np.dtype(np.uint8) if bound is not None and bound < 255 else np.dtype(np.uint16)
 
 
 def layout_attributes(game: Game) -> dict[str, Any]:
@@ -76,17 +72,17 @@ class DatabaseWriter:
         self.file.create_dataset("tier_keys", data=keys)
 
     def write_tier(self, tier: int, values: np.ndarray, remoteness: np.ndarray) -> None:
-        """Store one solved tier (remoteness as the solver keeps it: uint16)."""
+        """Store one solved tier (remoteness uint8 or uint16, its dtype's maximum = none)."""
         start = int(self.game.tiers.offsets[tier])
         stop = start + len(values)
         self.values[start:stop] = values
-        stored = remoteness.astype(self.remoteness_dtype)
-        if self.remoteness_dtype != np.uint16:
-            none = remoteness == NO_REMOTENESS
+        if remoteness.dtype != self.remoteness_dtype:
+            none = remoteness == np.iinfo(remoteness.dtype).max
             if int(remoteness[~none].max(initial=0)) >= self.none_remoteness:
                 raise OverflowError(f"remoteness beyond {self.none_remoteness - 1} in tier {tier}")
-            stored[none] = self.none_remoteness
-        self.remoteness[start:stop] = stored
+            remoteness = remoteness.astype(self.remoteness_dtype)
+            remoteness[none] = self.none_remoteness
+        self.remoteness[start:stop] = remoteness
 
     def finish(self, attributes: dict[str, Any]) -> Path:
         """Write the attributes, close, and move the file to its final name."""

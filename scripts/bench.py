@@ -2,7 +2,7 @@
 """Benchmark database builds: compile and solve time, positions per second, peak memory
 and file size. Each case runs ``build_db.py`` in a fresh process.
 
-    python scripts/bench.py                                  # the standard cases
+    python scripts/bench.py                                  # the standard cases (~15 minutes)
     python scripts/bench.py "ttt --rows 4 --cols 4" --json   # chosen cases, JSON output
     python scripts/bench.py --cold                           # include numba compilation
 """
@@ -21,11 +21,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 STANDARD_CASES = [
-    "1210",
-    "ttt --rows 3 --cols 4",
     "ttt --rows 4 --cols 4",
-    "northcott --rows 3 --cols 6",
     "northcott --rows 4 --cols 7 --backward",
+    "knightsdance --rows 8 --cols 8",
+    "surround --rows 4 --cols 5 --wormholes",
+    "konane --rows 5 --cols 5",
+    "konane --rows 5 --cols 5 --goagain-any",
+    "domineering --rows 5 --cols 5",
+    "domineering --rows 6 --cols 5",
+    "clobber --rows 4 --cols 4",
+    "clobber --rows 3 --cols 6",
+    "breakthrough --rows 4 --cols 4",
+    "breakthrough --rows 5 --cols 4",
+    "knightthrough --rows 4 --cols 4",
+    "knightthrough --rows 5 --cols 4",
 ]
 
 
@@ -59,13 +68,13 @@ def _size(count: float) -> str:
 
 
 def table(reports: list[dict]) -> str:
-    header = ("case", "positions", "compile s", "solve s", "total s", "pos/s", "peak RSS",
-              "file", "B/pos", "start")
+    header = ("case", "positions", "compile s", "solve s", "write s", "total s", "pos/s",
+              "peak RSS", "file", "B/pos", "start")
     rows = [header]
     for r in reports:
         start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
         rows.append((r["case"], f"{r['positions']:,}", f"{r['compile_seconds']:.2f}",
-                     f"{r['solve_seconds']:.2f}", f"{r['total_seconds']:.2f}",
+                     f"{r['solve_seconds']:.2f}", f"{r['write_seconds']:.2f}", f"{r['total_seconds']:.2f}",
                      f"{r['positions_per_second']:,.0f}", _size(r["peak_rss_bytes"]),
                      _size(r["file_bytes"]), f"{r['file_bytes_per_position']:.3f}", start))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

@@ -21,8 +21,7 @@ from __future__ import annotations
 import heapq
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -31,16 +30,18 @@ from solver.common import (
     progress_bar,
 )
 from solver.jit import specialise
-from solver.values import ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
+from solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
 
 #: Positions per task when a tier is split between threads.
 CHUNK = 1 << 17
 
 
-def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, max_moves):
+def _solve_positions(data, tier, lo, hi, base, values, remoteness, none, state_size, max_moves):
     """Template: solve local indices hi-1 down to lo of ``tier``; returns failures.
 
-    ``base[t]`` is where tier t starts in ``values``/``remoteness`` (-1: not loaded).
+    ``base[t]`` is where tier t starts in ``values``/``remoteness`` (-1: not loaded);
+    ``none`` is the remoteness stored for illegal positions (the dtype's maximum), and
+    a remoteness that would reach it counts as a failure.
     ``expand`` is bound to the game's function by ``specialise``.
     """
     out = np.empty((max(max_moves, 1), 4), np.int64)
@@ -54,10 +55,10 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, m
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
         if count <= 0:
             values[at] = -count
-            remoteness[at] = 0 if count < 0 else NO_REMOTENESS
+            remoteness[at] = 0 if count < 0 else none
             continue
-        best_win = NO_REMOTENESS
-        best_tie = NO_REMOTENESS
+        best_win = none
+        best_tie = none
         worst_lose = -1
         broken = False
         for k in range(count):
@@ -84,13 +85,13 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, m
         if broken:
             values[at] = UNDECIDED
             failures += 1
-        elif best_win < NO_REMOTENESS - 1:
+        elif best_win < none - 1:
             values[at] = WIN
             remoteness[at] = best_win + 1
-        elif best_tie < NO_REMOTENESS - 1:
+        elif best_tie < none - 1:
             values[at] = TIE
             remoteness[at] = best_tie + 1
-        elif worst_lose < NO_REMOTENESS - 1:
+        elif worst_lose < none - 1:
             values[at] = LOSE
             remoteness[at] = worst_lose + 1
         else:
@@ -99,64 +100,92 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, state_size, m
     return failures
 
 
-@dataclass
-class Wave:
-    """Tiers solved together, the solved tiers they read, and what stays in memory after."""
+class TierPlan:
+    """Which tiers can be solved next, and which solved tiers must stay in memory.
 
-    tiers: list[int]
-    reads: list[int]
-    keep: set[int]
-
-
-def schedule(game: SolvableGame, threads: int) -> list[Wave]:
-    """The order in which tiers are solved.
-
-    A tier is ready when every tier its moves reach (other than itself) is solved.
-    Each wave takes the ready tiers with the smallest numbers, at most one per thread
-    (games number their tiers so that this order keeps few tiers in memory), and a
-    solved tier stays in memory only until the last tier that reads it is solved.
+    A tier is ready when every tier its moves reach (other than itself) is solved;
+    ready tiers are taken smallest number first (games number their tiers so that
+    this keeps few in memory). A solved tier stays in memory until every tier that
+    reads it has started (each copies what it reads into its own window).
     Raises SolverError if the tier graph has a cycle."""
-    count = len(game.tier_sizes)
-    children = [set(game.tier_children(t)) - {t, TERMINAL} for t in range(count)]
-    parents: list[set[int]] = [set() for _ in range(count)]
-    for tier, kids in enumerate(children):
-        for kid in kids:
-            parents[kid].add(tier)
-    waiting = [len(kids) for kids in children]
-    unsolved_parents = [len(ps) for ps in parents]
-    ready = [t for t in range(count) if waiting[t] == 0]
-    heapq.heapify(ready)
-    waves, resident, solved = [], set(), 0
-    while ready:
-        tiers = [heapq.heappop(ready) for _ in range(min(max(threads, 1), len(ready)))]
-        reads = sorted(set().union(*(children[t] for t in tiers)))
-        for tier in tiers:
-            solved += 1
-            for kid in children[tier]:
-                unsolved_parents[kid] -= 1
-            for parent in parents[tier]:
+
+    def __init__(self, game: SolvableGame) -> None:
+        count = len(game.tier_sizes)
+        self.children = [sorted(set(game.tier_children(t)) - {t, TERMINAL}) for t in range(count)]
+        self.self_moves = [t in set(game.tier_children(t)) for t in range(count)]
+        self.parents: list[list[int]] = [[] for _ in range(count)]
+        for tier, kids in enumerate(self.children):
+            for kid in kids:
+                self.parents[kid].append(tier)
+        self.waiting = [len(kids) for kids in self.children]
+        self.readers_left = [len(ps) for ps in self.parents]
+        self.ready = [t for t in range(count) if self.waiting[t] == 0]
+        heapq.heapify(self.ready)
+        self.resident: set[int] = set()
+        self.unsolved = count
+        self._check_acyclic(game.name)
+
+    def _check_acyclic(self, name: str) -> None:
+        waiting, ready, seen = list(self.waiting), list(self.ready), 0
+        while ready:
+            tier = ready.pop()
+            seen += 1
+            for parent in self.parents[tier]:
                 waiting[parent] -= 1
                 if waiting[parent] == 0:
-                    heapq.heappush(ready, parent)
-        resident = {t for t in resident | set(tiers) if unsolved_parents[t] > 0}
-        waves.append(Wave(tiers, reads, set(resident)))
-    if solved != count:
-        raise SolverError(f"{game.name}: the tier graph has a cycle; use the retrograde solver")
-    return waves
+                    ready.append(parent)
+        if seen != len(self.waiting):
+            raise SolverError(f"{name}: the tier graph has a cycle; use the retrograde solver")
 
+    def start(self) -> tuple[int, list[int], list[int]]:
+        """Take the next ready tier: (tier, tiers it reads, resident tiers now free)."""
+        tier = heapq.heappop(self.ready)
+        freed = []
+        for kid in self.children[tier]:
+            self.readers_left[kid] -= 1
+            if self.readers_left[kid] == 0:
+                self.resident.discard(kid)
+                freed.append(kid)
+        return tier, self.children[tier], freed
 
-BYTES_PER_POSITION = 3  # uint8 value + uint16 remoteness
+    def finish(self, tier: int) -> bool:
+        """Record a solved tier; True if it must stay in memory for later readers."""
+        self.unsolved -= 1
+        for parent in self.parents[tier]:
+            self.waiting[parent] -= 1
+            if self.waiting[parent] == 0:
+                heapq.heappush(self.ready, parent)
+        if self.readers_left[tier] > 0:
+            self.resident.add(tier)
+            return True
+        return False
 
 
 def estimate_peak_bytes(game: SolvableGame, threads: int | None = None) -> int:
-    """Memory the bottom-up solver will hold at its peak (value and remoteness arrays)."""
-    sizes = game.tier_sizes
-    peak, resident = 0, set()
-    for wave in schedule(game, threads or os.cpu_count() or 1):
-        window = int(sum(sizes[t] for t in wave.reads)) + int(sum(sizes[t] for t in wave.tiers))
-        peak = max(peak, window + int(sum(sizes[t] for t in resident)))
-        resident = wave.keep
-    return peak * BYTES_PER_POSITION
+    """Memory the bottom-up solver holds at its peak (value and remoteness arrays),
+    simulating tiers that finish in the order they start, ``threads`` at a time."""
+    threads = threads or os.cpu_count() or 1
+    sizes = [int(size) for size in game.tier_sizes]
+    plan, windows, peak = TierPlan(game), {}, 0
+    while plan.ready or windows:
+        while plan.ready and len(windows) < threads:
+            tier, reads, _ = plan.start()
+            windows[tier] = sizes[tier] + sum(sizes[t] for t in reads)
+            peak = max(peak, sum(windows.values()) + sum(sizes[t] for t in plan.resident))
+        plan.finish(next(iter(windows)))
+        del windows[next(iter(windows))]
+    return peak * bytes_per_position(game)
+
+
+def remoteness_dtype(game: SolvableGame) -> np.dtype:
+    """uint8 when the game bounds every remoteness below 255, else uint16."""
+    bound = getattr(game, "remoteness_bound", None)
+    return np.dtype(np.uint8) if bound is not None and bound < 255 else np.dtype(np.uint16)
+
+
+def bytes_per_position(game: SolvableGame) -> int:
+    """Value (1 byte) and remoteness held in memory per position."""
+    return 1 + remoteness_dtype(game).itemsize
 
 
 def kernel_for(game: SolvableGame):
@@ -168,10 +197,34 @@ def warm_up(game: SolvableGame) -> float:
     """Compile (or load) the kernel; returns the seconds it took."""
     start = time.perf_counter()
     kernel = kernel_for(game)
-    empty = np.zeros(0, np.uint8)
-    kernel(game.data, 0, 0, 0, np.zeros(len(game.tier_sizes), np.int64), empty,
-           np.zeros(0, np.uint16), game.state_size, game.max_moves)
+    dtype = remoteness_dtype(game)
+    kernel(game.data, 0, 0, 0, np.zeros(len(game.tier_sizes), np.int64), np.zeros(0, np.uint8),
+           np.zeros(0, dtype), np.iinfo(dtype).max, game.state_size, game.max_moves)
     return time.perf_counter() - start
+
+
+class _Window:
+    """The arrays one tier is solved in: copies of the tiers it reads, then its own."""
+
+    def __init__(self, tier, reads, sizes, resident, dtype, none) -> None:
+        self.base = np.full(len(sizes), -1, dtype=np.int64)
+        offset = 0
+        for t in [*reads, tier]:
+            self.base[t] = offset
+            offset += sizes[t]
+        self.values = np.full(offset, UNDECIDED, dtype=np.uint8)
+        self.remoteness = np.full(offset, none, dtype=dtype)
+        for t in reads:
+            values, remoteness = resident[t]
+            self.values[self.base[t]:self.base[t] + sizes[t]] = values
+            self.remoteness[self.base[t]:self.base[t] + sizes[t]] = remoteness
+        self.start = int(self.base[tier])
+        self.tasks = 0
+        self.failures = 0
+
+    def own(self) -> tuple[np.ndarray, np.ndarray]:
+        """The solved tier's values and remoteness."""
+        return self.values[self.start:], self.remoteness[self.start:]
 
 
 def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress: bool = True,
@@ -182,55 +235,61 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
     with announced(f"{game.name}: loading or compiling the numba kernels", progress):
         stats = SolveStats(compile_seconds=warm_up(game))
     kernel = kernel_for(game)
+    dtype = remoteness_dtype(game)
+    none = int(np.iinfo(dtype).max)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
-    resident: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    plan = TierPlan(game)
+    resident: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # solved tiers still to be read
+    windows: dict[int, _Window] = {}                          # tiers being solved
+    pending: dict = {}                                        # future -> tier
     started = time.perf_counter()
     bar = progress_bar(int(sizes.sum()), f"solving {game.name}", progress)
+
+    def held_bytes() -> int:
+        positions = sum(len(w.values) for w in windows.values()) + sum(len(v) for v, _ in resident.values())
+        return positions * bytes_per_position(game)
+
+    def complete(tier: int) -> None:
+        window = windows.pop(tier)
+        if window.failures:
+            raise SolverError(f"{game.name}: {window.failures} positions of tier {tier} have a "
+                              "child that is unsolved, illegal or outside the tiers solved so far")
+        tier_values, tier_remoteness = window.own()
+        stats.add_tier(tier_values, tier_remoteness)
+        if sink is not None:
+            sink(tier, tier_values, tier_remoteness)
+        if plan.finish(tier):  # copied out so that the window can be freed
+            resident[tier] = (tier_values.copy(), tier_remoteness.copy())
+
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        for wave in schedule(game, threads):
-            window = wave.reads + wave.tiers
-            base = np.full(len(sizes), -1, dtype=np.int64)
-            offset = 0
-            for tier in window:
-                base[tier] = offset
-                offset += sizes[tier]
-            values = np.full(offset, UNDECIDED, dtype=np.uint8)
-            remoteness = np.full(offset, NO_REMOTENESS, dtype=np.uint16)
-            for tier in wave.reads:
-                tier_values, tier_remoteness = resident[tier]
-                values[base[tier]:base[tier] + sizes[tier]] = tier_values
-                remoteness[base[tier]:base[tier] + sizes[tier]] = tier_remoteness
-            held = offset + sum(len(v) for v, _ in resident.values())
-            stats.peak_bytes = max(stats.peak_bytes, held * BYTES_PER_POSITION)
-
-            tasks = []
-            for tier in wave.tiers:
-                step = sizes[tier] if tier in game.tier_children(tier) else CHUNK
-                for lo in range(0, int(sizes[tier]), int(max(step, 1))):
-                    tasks.append((tier, lo, min(lo + step, sizes[tier])))
-
-            def run(task, values=values, remoteness=remoteness, base=base):
-                tier, lo, hi = task
-                return kernel(game.data, tier, lo, hi, base, values, remoteness,
-                              game.state_size, game.max_moves), hi - lo
-
-            failures = 0
-            for failed, done in pool.map(run, tasks):
-                failures += failed
-                bar.update(done)
-            if failures:
-                raise SolverError(f"{game.name}: {failures} positions of tiers {wave.tiers} have a "
-                                  "child that is unsolved, illegal or outside the tiers solved so far")
-            for tier in wave.tiers:
-                tier_values = values[base[tier]:base[tier] + sizes[tier]]
-                tier_remoteness = remoteness[base[tier]:base[tier] + sizes[tier]]
-                stats.add_tier(tier_values, tier_remoteness)
-                if sink is not None:
-                    sink(tier, tier_values, tier_remoteness)
-                if tier in wave.keep:  # copied out so that the window can be freed
-                    resident[tier] = (tier_values.copy(), tier_remoteness.copy())
-            resident = {t: arrays for t, arrays in resident.items() if t in wave.keep}
-            del values, remoteness, run
+        while plan.ready or pending:
+            while plan.ready and len(pending) < threads:  # keep every thread busy
+                tier, reads, freed = plan.start()
+                window = _Window(tier, reads, sizes, resident, dtype, none)
+                for kid in freed:
+                    del resident[kid]
+                windows[tier] = window
+                stats.peak_bytes = max(stats.peak_bytes, held_bytes())
+                step = int(sizes[tier]) if plan.self_moves[tier] else CHUNK
+                for lo in range(0, int(sizes[tier]), max(step, 1)):
+                    hi = min(lo + step, int(sizes[tier]))
+                    future = pool.submit(kernel, game.data, tier, lo, hi, window.base, window.values,
+                                         window.remoteness, none, game.state_size, game.max_moves)
+                    pending[future] = (tier, hi - lo)
+                    window.tasks += 1
+                if window.tasks == 0:  # an empty tier
+                    complete(tier)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                tier, count = pending.pop(future)
+                window = windows[tier]
+                window.failures += future.result()
+                window.tasks -= 1
+                bar.update(count)
+                if window.tasks == 0:
+                    complete(tier)
+    if plan.unsolved:
+        raise SolverError(f"{game.name}: {plan.unsolved} tiers were never ready")
     bar.close()
     stats.solve_seconds = time.perf_counter() - started
     assert stats.counts[ILLEGAL] + stats.counts[1:].sum() == sizes.sum()

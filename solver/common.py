@@ -12,7 +12,7 @@ import numpy as np
 from tqdm import tqdm
 
 from solver.jit import jit
-from solver.values import DRAW, LOSE, NO_REMOTENESS, TIE, VALUE_NAMES, WIN
+from solver.values import DRAW, LOSE, TIE, VALUE_NAMES, WIN
 
 #: Columns of the ``out`` array that ``expand`` fills, one row per move.
 CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
@@ -20,6 +20,7 @@ CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
 TERMINAL = -1
 
 #: Called with (tier, values, remoteness) as soon as a tier is solved.
+#: Remoteness arrays are uint8 or uint16; the dtype's maximum means "none".
 TierSink = Callable[[int, np.ndarray, np.ndarray], None]
 
 
@@ -67,7 +68,7 @@ class SolveStats:
 
     def add_tier(self, values: np.ndarray, remoteness: np.ndarray) -> None:
         self.counts += np.bincount(values, minlength=len(VALUE_NAMES))[:len(VALUE_NAMES)]
-        decided = remoteness[remoteness != NO_REMOTENESS]
+        decided = remoteness[remoteness != np.iinfo(remoteness.dtype).max]
         if decided.size:
             self.max_remoteness = max(self.max_remoteness, int(decided.max()))
 

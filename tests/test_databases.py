@@ -16,7 +16,6 @@ from databases.format import FORMAT_NAME, FORMAT_VERSION
 from games import make_game
 from solver.bottom_up import solve_bottom_up
 from solver.retrograde import solve_retrograde
-from solver.values import NO_REMOTENESS
 
 
 @pytest.mark.parametrize("name, options", [
@@ -36,8 +35,9 @@ def test_file_holds_exactly_what_the_solver_computed(tmp_path, name, options):
     with open_database(tmp_path / "x.h5") as db:
         assert np.array_equal(db.value_array(), values)
         stored = db.remoteness_array()
-        assert np.array_equal(stored == -1, remoteness == NO_REMOTENESS)
-        assert np.array_equal(stored[stored >= 0], remoteness[remoteness != NO_REMOTENESS])
+        none = remoteness == np.iinfo(remoteness.dtype).max
+        assert np.array_equal(stored == -1, none)
+        assert np.array_equal(stored[stored >= 0], remoteness[~none])
         attrs = db.attributes
         assert attrs["format"] == FORMAT_NAME and attrs["format_version"] == FORMAT_VERSION
         assert attrs["game"] == name and json.loads(attrs["options"]) == game.options

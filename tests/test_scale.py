@@ -73,13 +73,15 @@ def test_peak_memory_is_a_few_tiers_not_the_whole_game():
     # a chain of tiers: the tier being solved, the one it reads, and that one's copy
     game = make_game("domineering", rows=4, cols=5)
     stats = solve_bottom_up(game, threads=2, progress=False)
-    assert stats.peak_bytes <= 3 * 3 * int(game.tier_sizes.max())
+    assert stats.peak_bytes <= 3 * 2 * int(game.tier_sizes.max())  # 2 bytes a position
     assert stats.peak_bytes == estimate_peak_bytes(game, 2)
-    # a three-dimensional tier graph: well under half of the game at once
+    # a three-dimensional tier graph: well under half of the game at once; which tiers
+    # overlap depends on timing, so the estimate (a simulation) is only close
     game = make_game("breakthrough", rows=5, cols=3)
     stats = solve_bottom_up(game, threads=2, progress=False)
-    assert stats.peak_bytes < 3 * int(game.tier_sizes.sum()) / 2
-    assert stats.peak_bytes == estimate_peak_bytes(game, 2)
+    whole = int(game.tier_sizes.sum()) * 2  # uint8 value and remoteness
+    assert stats.peak_bytes < whole / 2
+    assert stats.peak_bytes <= 1.25 * estimate_peak_bytes(game, 2)
 
 
 class _Recorder:

@@ -16,7 +16,7 @@ from solver.bottom_up import solve_bottom_up
 from solver.common import SolverError
 from solver.jit import jit
 from solver.retrograde import solve_retrograde
-from solver.values import DRAW, ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
+from solver.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
 
 NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 
@@ -103,7 +103,8 @@ def _solved(solver, game, threads=2):
 
 
 def _as_reference(values, remoteness):
-    return {node: (NAMES[v], None if r == NO_REMOTENESS else int(r))
+    none = np.iinfo(remoteness.dtype).max
+    return {node: (NAMES[v], None if r == none else int(r))
             for node, (v, r) in enumerate(zip(values.tolist(), remoteness.tolist())) if v != ILLEGAL}
 
 
@@ -160,8 +161,9 @@ def test_both_solvers_agree_on_acyclic_games(name, options):
         arrays = []
         solver(game, threads=2, progress=False, sink=lambda t, v, r: arrays.append((t, v.copy(), r.copy())))
         arrays.sort(key=lambda item: item[0])
-        store[solver] = (np.concatenate([v for _, v, _ in arrays]),
-                         np.concatenate([r for _, _, r in arrays]))
+        remoteness = np.concatenate([r for _, _, r in arrays]).astype(np.int64)
+        remoteness[remoteness == np.iinfo(arrays[0][2].dtype).max] = -1  # uint8 or uint16 "none"
+        store[solver] = (np.concatenate([v for _, v, _ in arrays]), remoteness)
     (v1, r1), (v2, r2) = store.values()
     assert np.array_equal(v1, v2) and np.array_equal(r1, r2)
 

@@ -36,6 +36,18 @@ def split_text(text):
     return s[1:-1].split()
 
 
+def split_board(text, n_rows, n_cols):
+    """``(T row row ...)`` -> (turn token, list of rows), checking the board's size."""
+    tokens = split_text(text)
+    if len(tokens) != 1 + n_rows:
+        raise ValueError(f"expected a turn and {n_rows} rows: {text!r}")
+    rows = tokens[1:]
+    for row in rows:
+        if len(row) != n_cols:
+            raise ValueError(f"row {row!r} must have {n_cols} cells: {text!r}")
+    return tokens[0], rows
+
+
 def cell_name(row_from_top, col, rows):
     """Algebraic name of a cell: file letter + rank (rank 1 is the bottom row)."""
     return f"{file_letter(col)}{rows - row_from_top}"

@@ -13,41 +13,7 @@ Text: ``(v ----- ----- ...)`` -- turn, then the rows top to bottom, cells
 ``-`` (empty) or ``#`` (covered).
 """
 
-_DASHES = {"\u2013": "-", "\u2014": "-", "\u2212": "-"}
-
-
-def _int_option(options, name, default, minimum):
-    value = options.pop(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
-
-
-def _bool_option(options, name, default=False):
-    value = options.pop(name, default)
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be a bool, got {value!r}")
-    return value
-
-
-def _split_position(text, n_rows, n_cols):
-    if not isinstance(text, str):
-        raise ValueError("position text must be a string")
-    s = text.strip()
-    for k, v in _DASHES.items():
-        s = s.replace(k, v)
-    if len(s) < 2 or s[0] != "(" or s[-1] != ")":
-        raise ValueError(f"position must be written (T row row ...): {text!r}")
-    tokens = s[1:-1].split()
-    if len(tokens) != 1 + n_rows:
-        raise ValueError(f"expected a turn and {n_rows} rows: {text!r}")
-    rows = tokens[1:]
-    for row in rows:
-        if len(row) != n_cols:
-            raise ValueError(f"row {row!r} must have {n_cols} cells: {text!r}")
-    return tokens[0], rows
+from ._common import bool_option, int_option, split_board
 
 
 class Game:
@@ -55,9 +21,9 @@ class Game:
 
     def __init__(self, **options):
         options = dict(options)
-        self.rows = _int_option(options, "rows", 5, 1)
-        self.cols = _int_option(options, "cols", 5, 1)
-        self.misere = _bool_option(options, "misere", False)
+        self.rows = int_option(options, "rows", 5, 1)
+        self.cols = int_option(options, "cols", 5, 1)
+        self.misere = bool_option(options, "misere", False)
         if options:
             raise ValueError(f"unknown options for domineering: {sorted(options)}")
         R, C = self.rows, self.cols
@@ -76,7 +42,7 @@ class Game:
         return ("v", 0)
 
     def parse(self, text):
-        turn, rows = _split_position(text, self.rows, self.cols)
+        turn, rows = split_board(text, self.rows, self.cols)
         turn = turn.lower()
         if turn not in ("v", "h"):
             raise ValueError(f"turn must be v or h: {text!r}")

@@ -69,19 +69,20 @@ class BuildReport:
         return (f"{self.description}: {self.positions:,} positions ({counts}; illegal "
                 f"{self.counts['illegal']:,}){symmetry} · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
-                f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}) · peak memory {_bytes(self.peak_rss_bytes)} · "
-                f"{_bytes(self.file_bytes)} → {self.path}")
+                f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}) · peak memory {human_bytes(self.peak_rss_bytes)} · "
+                f"{human_bytes(self.file_bytes)} → {self.path}")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
 
 
-def _bytes(count: int) -> str:
+def human_bytes(count: float) -> str:
+    """1536 -> '1.5 KB'."""
     for unit in ("B", "KB", "MB", "GB"):
         if count < 1024 or unit == "GB":
-            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+            break
         count /= 1024
-    return f"{count:.1f} GB"
+    return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
 
 
 def memory_available() -> int:
@@ -110,8 +111,8 @@ def plan(game: Game) -> str:
     """One line: how many positions, which solver, how much memory."""
     return (f"{game.describe()}: {game.size:,} positions in {game.tiers.count} tier"
             f"{'s' if game.tiers.count != 1 else ''}, {'retrograde' if game.loopy else 'bottom-up'} "
-            f"solver, about {_bytes(memory_needed(game))} of memory "
-            f"({_bytes(memory_available())} available)")
+            f"solver, about {human_bytes(memory_needed(game))} of memory "
+            f"({human_bytes(memory_available())} available)")
 
 
 def build_database(game: Game, path: str | os.PathLike | None = None, *, start: str | None = None,
@@ -125,8 +126,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     threads = threads or os.cpu_count() or 1
     needed, available = memory_needed(game), memory_available()
     if needed > available and not force:
-        raise BuildRefused(f"{game.describe()} needs about {_bytes(needed)} of memory but only "
-                           f"{_bytes(available)} is available; use --force to try anyway")
+        raise BuildRefused(f"{game.describe()} needs about {human_bytes(needed)} of memory but only "
+                           f"{human_bytes(available)} is available; use --force to try anyway")
     start_text = start if start is not None else game.default_start()
     start_state = game.parse(start_text)
     if game.primitive_value(start_state) == ILLEGAL:

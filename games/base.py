@@ -35,7 +35,7 @@ import numpy as np
 from hashers.tiers import TierLayout
 from solver.common import TERMINAL
 from solver.jit import jit, specialise
-from solver.values import UNDECIDED
+from solver.values import LOSE, UNDECIDED, WIN
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,23 @@ class GameFunctions(NamedTuple):
 def never_terminal(data, state):
     """``terminal`` for games that index every position."""
     return 0
+
+
+@jit(inline="always")
+def no_move_value(misere: int) -> int:
+    """The value for a player who cannot move: a loss, or a win under misère."""
+    return WIN if misere else LOSE
+
+
+MAX_BOARD_CELLS = 63  # bit boards are int64 masks
+
+
+def board_cells(rows: int, cols: int, limit: int = MAX_BOARD_CELLS) -> int:
+    """rows * cols, or ValueError if a bit board cannot hold that many cells."""
+    cells = rows * cols
+    if cells > limit:
+        raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most {limit} are supported")
+    return cells
 
 
 @dataclass(frozen=True)
@@ -367,6 +384,21 @@ class Game:
         return self.tiers.offsets[tiers] + locals_
 
     # -- text helpers for subclasses ---------------------------------------------------
+    def parse_board(self, text: str, turns: str, symbols: str) -> tuple[int, list[int]]:
+        """The turn (its index in ``turns``) and cell codes (indices in ``symbols``, text
+        order) of a ``(T row row ...)`` position; ValueError naming what is wrong."""
+        turn, *rows = self.split_position(text, self.default_start())
+        if len(turn) != 1 or turn.lower() not in turns:
+            raise ValueError(f"the turn in {text!r} must be {' or '.join(turns)}, got {turn!r}")
+        self.check_rows(rows, text, symbols)
+        return turns.index(turn.lower()), [symbols.index(ch) for row in rows for ch in row]
+
+    def format_board(self, head: str, cells, symbols: str) -> str:
+        """``(head row row ...)`` from cell codes in text order."""
+        cols = self.options["cols"]
+        board = "".join(symbols[v] for v in cells)
+        return f"({head} " + " ".join(board[i:i + cols] for i in range(0, len(board), cols)) + ")"
+
     def split_position(self, text: str, example: str) -> list[str]:
         """The words of ``(T word word ...)``; ValueError naming the expected shape."""
         if not isinstance(text, str):

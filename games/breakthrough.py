@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import Game, GameFunctions, Option, cols_option, rows_option, square_name
+from games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
 from hashers.bits import lowest_bit, permutation_tables, permute, popcount
 from hashers.regions import F, G, rank_region_board, region_board_count, unrank_region_board
 from hashers.tiers import TierLayout
@@ -222,9 +222,7 @@ class Breakthrough(Game):
 
     def build(self) -> None:
         rows, cols = self.options["rows"], self.options["cols"]
-        cells = rows * cols
-        if cells > 63:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        cells = board_cells(rows, cols)
         pieces = 2 * cols
         top, bottom = (1 << cells) - (1 << (cells - cols)), (1 << cols) - 1
         region = np.array([top, ((1 << cells) - 1) & ~top & ~bottom, bottom], dtype=np.int64)
@@ -276,17 +274,13 @@ class Breakthrough(Game):
         return "(w " + " ".join(lines) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        turn, *rows = self.split_position(text, self.default_start())
-        if turn.lower() not in ("w", "b"):
-            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
-        self.check_rows(rows, text, SYMBOLS)
-        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        turn, cells = self.parse_board(text, "wb", SYMBOLS)
         pieces = 2 * self.options["cols"]
         for code, colour in ((WHITE, "white"), (BLACK, "black")):
             if cells.count(code) > pieces:
                 raise ValueError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
                                  f"starts with {pieces} and never gains one")
-        state = np.array([0 if turn.lower() == "w" else 1, *cells], dtype=np.int64)
+        state = np.array([turn, *cells], dtype=np.int64)
         if self.primitive_value(state) == ILLEGAL:
             raise ValueError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
         return state
@@ -296,9 +290,7 @@ class Breakthrough(Game):
                 "when it arrived; it cannot be that player's turn, and both sides cannot have arrived")
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[1:])
-        return f"({'wb'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+        return self.format_board("wb"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]

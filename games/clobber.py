@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
+from games.base import (
+    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+    square_name,
+)
 from hashers.bits import lowest_bit, permutation_tables, popcount
 from hashers.rearranger import board_count, rank_board, unrank_board
 from hashers.symmetry import canonical_board_rank, grid_symmetries
 from hashers.tiers import TierLayout
 from solver.jit import jit
-from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+from solver.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES, BLACK_START, WHITE_START = 0, 1, 2, 3, 4
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -70,7 +73,7 @@ def expand(data, tier, local, out, state, child, moves):
             out[count, 3] = cell * 4 + direction
             count += 1
     if count == 0:
-        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+        return -np.int64(no_move_value(params[IS_MISERE]))
     return count
 
 
@@ -134,9 +137,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    if move_count == 0:
-        return WIN if data[0][IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def orthogonal_neighbours(rows: int, cols: int) -> np.ndarray:
@@ -165,9 +166,7 @@ class Clobber(Game):
 
     def build(self) -> None:
         rows, cols = self.options["rows"], self.options["cols"]
-        cells = rows * cols
-        if cells > 63:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        cells = board_cells(rows, cols)
         black_start = sum(1 for c in range(cells) if self._is_black_cell(c))
         white_start = cells - black_start
         keys = [(b, w) for b in range(black_start + 1) for w in range(white_start + 1)
@@ -206,11 +205,7 @@ class Clobber(Game):
         return "(b " + " ".join(cells[r * cols:(r + 1) * cols] for r in range(rows)) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        turn, *rows = self.split_position(text, self.default_start())
-        if turn.lower() not in ("b", "w"):
-            raise ValueError(f"the turn in {text!r} must be b or w, got {turn!r}")
-        self.check_rows(rows, text, SYMBOLS)
-        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        turn, cells = self.parse_board(text, "bw", SYMBOLS)
         blacks, whites = cells.count(BLACK), cells.count(WHITE)
         black_start, white_start = int(self.data[0][BLACK_START]), int(self.data[0][WHITE_START])
         taken_by_black, taken_by_white = white_start - whites, black_start - blacks
@@ -219,15 +214,13 @@ class Clobber(Game):
                              f"from the full board ({black_start} and {white_start}, Black first) "
                              "cannot reach: each move takes one stone, in turn")
         expected = "b" if taken_by_black == taken_by_white else "w"
-        if turn.lower() != expected:
+        if "bw"[turn] != expected:
             raise ValueError(f"in {text!r} it must be {'Black' if expected == 'b' else 'White'}'s "
                              f"turn: Black has taken {taken_by_black} stones and White {taken_by_white}")
         return np.array([0 if expected == "b" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[1:])
-        return f"({'bw'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+        return self.format_board("bw"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]

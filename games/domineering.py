@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option, square_name
+from games.base import (
+    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+    square_name,
+)
 from hashers.bits import permutation_tables
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from hashers.symmetry import canonical_subset_rank, grid_symmetries
 from hashers.tiers import TierLayout
 from solver.jit import jit
-from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+from solver.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES = 0, 1, 2
 SYMBOLS = "-#"
@@ -57,7 +60,7 @@ def expand(data, tier, local, out, state, child, moves):
             out[count, 3] = k
             count += 1
     if count == 0:
-        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+        return -np.int64(no_move_value(params[IS_MISERE]))
     return count
 
 
@@ -110,9 +113,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    if move_count == 0:
-        return WIN if data[0][IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def domino_table(rows: int, cols: int) -> np.ndarray:
@@ -143,9 +144,7 @@ class Domineering(Game):
 
     def build(self) -> None:
         rows, cols = self.options["rows"], self.options["cols"]
-        cells = rows * cols
-        if cells > 62:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 62 are supported")
+        cells = board_cells(rows, cols, limit=62)
         tiers = range(cells // 2 + 1)
         self.tiers = TierLayout(keys=[(2 * k,) for k in tiers],
                                 sizes=[int(subset_count(cells, 2 * k)) for k in tiers])
@@ -166,24 +165,18 @@ class Domineering(Game):
         return "(v " + " ".join("-" * self.options["cols"] for _ in range(self.options["rows"])) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        turn, *rows = self.split_position(text, self.default_start())
-        if turn.lower() not in ("v", "h"):
-            raise ValueError(f"the turn in {text!r} must be v or h, got {turn!r}")
-        self.check_rows(rows, text, SYMBOLS)
-        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        turn, cells = self.parse_board(text, "vh", SYMBOLS)
         covered = sum(cells)
         if covered % 2:
             raise ValueError(f"{text!r} has {covered} covered cells; dominoes cover an even number")
         expected = "v" if covered % 4 == 0 else "h"
-        if turn.lower() != expected:
+        if "vh"[turn] != expected:
             raise ValueError(f"in {text!r} {covered // 2} dominoes are placed and v moves first, "
                              f"so it is {expected}'s turn")
         return np.array([0 if expected == "v" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[1:])
-        return f"({'vh'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+        return self.format_board("vh"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from games.base import (
+    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+)
 from hashers.mixed_radix import digits_count
 from hashers.tiers import TierLayout
 from solver.jit import jit
@@ -95,9 +97,7 @@ def primitive(data, state, move_count):
         return ILLEGAL if bn == wk or state[0] == 0 else over
     if bn == wk:
         return ILLEGAL if state[0] == 1 else over
-    if move_count == 0:
-        return WIN if data[0][IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def jump_table(rows: int, cols: int) -> np.ndarray:

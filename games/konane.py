@@ -23,13 +23,14 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, parse_square, rows_option, square_name,
+    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, parse_square,
+    rows_option, square_name,
 )
 from hashers.bits import deposit_bits, lowest_bit, popcount
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from hashers.tiers import TierLayout
 from solver.jit import jit
-from solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
+from solver.values import ILLEGAL, UNDECIDED
 
 CELLS, GOAGAIN_ANY, IS_MISERE = 0, 1, 2
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -123,9 +124,7 @@ def primitive(data, state, move_count):
         possible = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
             else _can_jump(occupied, state[1], over, land)
         return UNDECIDED if possible else ILLEGAL
-    if move_count == 0:
-        return WIN if params[IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 @jit
@@ -192,9 +191,7 @@ class Konane(Game):
 
     def build(self) -> None:
         rows, cols = self.options["rows"], self.options["cols"]
-        cells = rows * cols
-        if cells > 63:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        cells = board_cells(rows, cols)
         keys, sizes = [], []
         for pieces in range(cells + 1):
             boards = int(subset_count(cells, pieces))
@@ -274,10 +271,8 @@ class Konane(Game):
                 f"{self._square_name(int(state[1]))} can jump again, and it cannot")
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[2:])
         landed = '""' if state[1] < 0 else self._square_name(int(state[1]))
-        return f"({'wb'[state[0]]} {landed} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+        return self.format_board(f"{'wb'[state[0]]} {landed}", state[2:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         if move == PASS:

@@ -19,11 +19,13 @@ import re
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from games.base import (
+    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+)
 from hashers.mixed_radix import digits_count
 from hashers.tiers import TierLayout
 from solver.jit import jit
-from solver.values import LOSE, UNDECIDED, WIN
+from solver.values import UNDECIDED
 
 ROWS, COLS, BACKWARD, IS_MISERE = 0, 1, 2, 3
 TURNS = "LR"
@@ -91,9 +93,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    if move_count == 0:
-        return WIN if data[0][IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def row_tables(cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

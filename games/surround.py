@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option, cols_option, rows_option
+from games.base import (
+    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+)
 from hashers.bits import deposit_bits, lowest_bit, popcount
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from hashers.tiers import TierLayout
 from solver.jit import jit
-from solver.values import LOSE, UNDECIDED, WIN
+from solver.values import UNDECIDED
 
 CELLS, IS_MISERE = 0, 1
 EMPTY, WHITE_HEAD, WHITE_BODY, BLACK_HEAD, BLACK_BODY = 0, 1, 2, 3, 4
@@ -91,7 +93,7 @@ def expand(data, tier, local, out, state, child, moves):
         out[count, 3] = direction
         count += 1
     if count == 0:
-        return -np.int64(WIN if params[IS_MISERE] else LOSE)
+        return -np.int64(no_move_value(params[IS_MISERE]))
     return count
 
 
@@ -191,9 +193,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    if move_count == 0:
-        return WIN if data[0][IS_MISERE] else LOSE
-    return UNDECIDED
+    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def neighbour_table(rows: int, cols: int, wrap: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -238,9 +238,7 @@ class Surround(Game):
 
     def build(self) -> None:
         rows, cols = self.options["rows"], self.options["cols"]
-        cells = rows * cols
-        if cells > 63:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        cells = board_cells(rows, cols)
         sizes = [int(subset_count(cells, t)) * (cells - t) * (cells - t - 1) for t in range(cells - 1)]
         self.tiers = TierLayout(keys=[(t,) for t in range(cells - 1)], sizes=sizes)
         targets, through = neighbour_table(rows, cols, self.options["wormholes"])
@@ -264,11 +262,7 @@ class Surround(Game):
         return "(w " + " ".join("".join(row) for row in board) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        turn, *rows = self.split_position(text, self.default_start())
-        if turn.lower() not in ("w", "b"):
-            raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
-        self.check_rows(rows, text, SYMBOLS)
-        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        turn, cells = self.parse_board(text, "wb", SYMBOLS)
         for code, colour in ((WHITE_HEAD, "white"), (BLACK_HEAD, "black")):
             heads = cells.count(code)
             if heads != 1:
@@ -279,15 +273,13 @@ class Surround(Game):
             raise ValueError(f"in {text!r} White has grown {white_body} cells (o) and Black "
                              f"{black_body} (x); they alternate starting with White")
         expected = "w" if white_body == black_body else "b"
-        if turn.lower() != expected:
+        if "wb"[turn] != expected:
             raise ValueError(f"in {text!r} it must be {'White' if expected == 'w' else 'Black'}'s "
                              f"turn: White has grown {white_body} cells and Black {black_body}")
         return np.array([0 if expected == "w" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[1:])
-        return f"({'wb'[state[0]]} " + " ".join(cells[i:i + cols] for i in range(0, len(cells), cols)) + ")"
+        return self.format_board("wb"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         head = int(np.flatnonzero(state[1:] == (WHITE_HEAD if state[0] == 0 else BLACK_HEAD))[0])

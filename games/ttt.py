@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, normalise_dashes, rows_option,
+    MISERE, Game, GameFunctions, Option, board_cells, cols_option, normalise_dashes, rows_option,
     square_name,
 )
 from hashers.bits import popcount
@@ -131,9 +131,7 @@ class TicTacToe(Game):
 
     def build(self) -> None:
         rows, cols, k = self.options["rows"], self.options["cols"], self.options["k"]
-        cells = rows * cols
-        if cells > 63:
-            raise ValueError(f"a {rows}x{cols} board has {cells} cells; at most 63 are supported")
+        cells = board_cells(rows, cols)
         if k > max(rows, cols):
             raise ValueError(f"--k {k} is longer than the {rows}x{cols} board: "
                              "no line could ever be made")
@@ -159,12 +157,8 @@ class TicTacToe(Game):
 
     def parse(self, text: str) -> np.ndarray:
         text = normalise_dashes(text) if isinstance(text, str) else text
-        example = self.default_start()
-        turn, *rows = self.split_position(text, example)
-        if turn not in ("x", "o"):
-            raise ValueError(f"the turn in {text!r} must be x or o, got {turn!r}")
-        self.check_rows(rows, text, SYMBOLS)
-        cells = [SYMBOLS.index(ch) for row in rows for ch in row]
+        turn, cells = self.parse_board(text, "xo", SYMBOLS)
+        turn = "xo"[turn]
         xs, os_ = cells.count(X), cells.count(O)
         expected = "x" if xs == os_ else "o" if xs == os_ + 1 else None
         if expected is None:
@@ -181,10 +175,7 @@ class TicTacToe(Game):
                 "and it cannot be their turn")
 
     def format(self, state: np.ndarray) -> str:
-        cols = self.options["cols"]
-        cells = "".join(SYMBOLS[v] for v in state[1:])
-        rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
-        return f"({'xo'[state[0]]} {' '.join(rows)})"
+        return self.format_board("xo"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         cols = self.options["cols"]

@@ -19,6 +19,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout too
+
+from databases.build import human_bytes  # noqa: E402
 
 STANDARD_CASES = [
     "ttt --rows 4 --cols 4",
@@ -59,14 +62,6 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     return report
 
 
-def _size(count: float) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if count < 1024 or unit == "GB":
-            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
-        count /= 1024
-    return f"{count:.1f} GB"
-
-
 def table(reports: list[dict]) -> str:
     header = ("case", "positions", "compile s", "solve s", "write s", "total s", "pos/s",
               "peak RSS", "file", "B/pos", "start")
@@ -75,8 +70,8 @@ def table(reports: list[dict]) -> str:
         start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
         rows.append((r["case"], f"{r['positions']:,}", f"{r['compile_seconds']:.2f}",
                      f"{r['solve_seconds']:.2f}", f"{r['write_seconds']:.2f}", f"{r['total_seconds']:.2f}",
-                     f"{r['positions_per_second']:,.0f}", _size(r["peak_rss_bytes"]),
-                     _size(r["file_bytes"]), f"{r['file_bytes_per_position']:.3f}", start))
+                     f"{r['positions_per_second']:,.0f}", human_bytes(r["peak_rss_bytes"]),
+                     human_bytes(r["file_bytes"]), f"{r['file_bytes_per_position']:.3f}", start))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
                        for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]

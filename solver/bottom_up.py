@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.common import (
     TERMINAL, SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent,
-    progress_bar,
+    progress_bar, scratch,
 )
 from solver.jit import specialise
 from solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
@@ -44,10 +44,7 @@ def _solve_positions(data, tier, lo, hi, base, values, remoteness, none, state_s
     a remoteness that would reach it counts as a failure.
     ``expand`` is bound to the game's function by ``specialise``.
     """
-    out = np.empty((max(max_moves, 1), 4), np.int64)
-    state = np.empty(state_size, np.int64)
-    child = np.empty(state_size, np.int64)
-    moves = np.empty(max(max_moves, 1), np.int64)
+    out, state, child, moves = scratch(state_size, max_moves)
     start = base[tier]
     failures = 0
     for local in range(hi - 1, lo - 1, -1):

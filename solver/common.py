@@ -91,6 +91,14 @@ def announced(message: str, enabled: bool):
 
 
 @jit(inline="always")
+def scratch(state_size, max_moves):
+    """Buffers for ``expand``: (out rows, state, child, moves)."""
+    width = max(max_moves, 1)
+    return (np.empty((width, 4), np.int64), np.empty(state_size, np.int64),
+            np.empty(state_size, np.int64), np.empty(width, np.int64))
+
+
+@jit(inline="always")
 def as_seen_by_parent(value: int, same_mover: int) -> int:
     """A child's value for the parent's mover: flipped unless the same player moves again."""
     if same_mover != 0:
@@ -105,5 +113,5 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
 __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TERMINAL", "TIE",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "progress_bar", "announced",
+    "progress_bar", "announced", "scratch",
 ]

@@ -33,7 +33,7 @@ import numpy as np
 
 from solver.common import (
     TERMINAL, SolvableGame, SolveStats, SolverError, TierSink, announced, as_seen_by_parent,
-    progress_bar,
+    progress_bar, scratch,
 )
 from solver.jit import jit, specialise
 from solver.values import DRAW, ILLEGAL, LOSE, NO_REMOTENESS, TIE, UNDECIDED, WIN
@@ -52,10 +52,7 @@ def _count_moves(data, tier, lo, hi, start, values, remoteness, moves_left, pare
     settled here: one that wins decides the position (remoteness 1); ones that lose
     are not counted; one that ties is remembered (remoteness 1 on an undecided
     position) for the TIE pass."""
-    out = np.empty((max(max_moves, 1), 4), np.int64)
-    state = np.empty(state_size, np.int64)
-    child = np.empty(state_size, np.int64)
-    moves = np.empty(max(max_moves, 1), np.int64)
+    out, state, child, moves = scratch(state_size, max_moves)
     for local in range(lo, hi):
         at = start + local
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
@@ -99,10 +96,7 @@ def _record_parents(data, tier, lo, hi, start, values, parents_end, parents, tie
     ``parents_end[c]`` starts as the end of child c's slice of ``parents`` and is
     moved down as edges are written, so that afterwards it is the slice's start.
     An edge is ``(parent << 1) | same_mover``."""
-    out = np.empty((max(max_moves, 1), 4), np.int64)
-    state = np.empty(state_size, np.int64)
-    child = np.empty(state_size, np.int64)
-    moves = np.empty(max(max_moves, 1), np.int64)
+    out, state, child, moves = scratch(state_size, max_moves)
     for local in range(lo, hi):
         at = start + local
         if values[at] != UNDECIDED:

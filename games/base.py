@@ -107,6 +107,20 @@ def no_move_value(misere: int) -> int:
     return WIN if misere else LOSE
 
 
+@jit(inline="always")
+def code_masks(state, cells: int, first: int, second: int, offset: int = 1):
+    """Bit masks of the cells holding code ``first`` and code ``second`` in a state
+    vector whose cells start at ``offset`` (bit c = cell c)."""
+    first_mask = 0
+    second_mask = 0
+    for c in range(cells):
+        if state[offset + c] == first:
+            first_mask |= np.int64(1) << c
+        elif state[offset + c] == second:
+            second_mask |= np.int64(1) << c
+    return first_mask, second_mask
+
+
 MAX_BOARD_CELLS = 63  # bit boards are int64 masks
 
 

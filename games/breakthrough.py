@@ -89,6 +89,21 @@ def _target(steps, kinds, side, cell, k, mine, theirs):
     return target if kinds[side, cell, k] & QUIET else -1
 
 
+@jit(inline="always")
+def _legal_moves(steps, kinds, side, mine, theirs, moves):
+    """Writes the move codes (bit of the moving piece * STEPS + step); returns how many."""
+    count = 0
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for k in range(STEPS):
+            if _target(steps, kinds, side, cell, k, mine, theirs) >= 0:
+                moves[count] = cell * STEPS + k
+                count += 1
+    return count
+
+
 @jit
 def expand(data, tier, local, out, state, child, moves):
     counts, steps, kinds = data[TIER_COUNTS], data[STEP_TARGETS], data[STEP_KINDS]
@@ -99,27 +114,21 @@ def expand(data, tier, local, out, state, child, moves):
         return -np.int64(NONCANONICAL)
     mine, theirs = (white, black) if turn == 0 else (black, white)
     far_row = data[REGION][F] if turn == 0 else data[REGION][G]
-    count = 0
-    pieces = mine
-    while pieces:
-        cell = lowest_bit(pieces)
-        pieces &= pieces - 1
-        for k in range(STEPS):
-            target = _target(steps, kinds, turn, cell, k, mine, theirs)
-            if target < 0:
-                continue
-            out[count, 2] = 0
-            out[count, 3] = cell * STEPS + k
-            if (far_row >> target) & 1:  # arrival: the opponent has lost
-                out[count, 0] = TERMINAL
-                out[count, 1] = LOSE
-            else:
-                moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
-                rest = theirs & ~(np.int64(1) << target)
-                new_white, new_black = (moved, rest) if turn == 0 else (rest, moved)
-                out[count, 0] = _tier(data, new_black, new_white)
-                out[count, 1] = _rank(data, new_black, new_white, 1 - turn)
-            count += 1
+    count = _legal_moves(steps, kinds, turn, mine, theirs, moves)
+    for m in range(count):
+        cell, k = moves[m] // STEPS, moves[m] % STEPS
+        target = steps[turn, cell, k]
+        out[m, 2] = 0
+        out[m, 3] = moves[m]
+        if (far_row >> target) & 1:  # arrival: the opponent has lost
+            out[m, 0] = TERMINAL
+            out[m, 1] = LOSE
+        else:
+            moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
+            rest = theirs & ~(np.int64(1) << target)
+            new_white, new_black = (moved, rest) if turn == 0 else (rest, moved)
+            out[m, 0] = _tier(data, new_black, new_white)
+            out[m, 1] = _rank(data, new_black, new_white, 1 - turn)
     if count == 0:
         return -np.int64(LOSE)
     return count
@@ -159,19 +168,9 @@ def decode(data, tier, local, state):
 @jit
 def generate_moves(data, state, moves):
     """Move code = bit of the moving piece * 4 + step."""
-    steps, kinds = data[STEP_TARGETS], data[STEP_KINDS]
     white, black = _masks(data, state)
     mine, theirs = (white, black) if state[0] == 0 else (black, white)
-    count = 0
-    pieces = mine
-    while pieces:
-        cell = lowest_bit(pieces)
-        pieces &= pieces - 1
-        for k in range(STEPS):
-            if _target(steps, kinds, state[0], cell, k, mine, theirs) >= 0:
-                moves[count] = cell * STEPS + k
-                count += 1
-    return count
+    return _legal_moves(data[STEP_TARGETS], data[STEP_KINDS], state[0], mine, theirs, moves)
 
 
 @jit

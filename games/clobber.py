@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, no_move_value,
+    rows_option, square_name,
 )
 from hashers.bits import lowest_bit, permutation_tables, popcount
 from hashers.rearranger import board_count, rank_board, unrank_board
@@ -77,22 +77,10 @@ def expand(data, tier, local, out, state, child, moves):
     return count
 
 
-@jit(inline="always")
-def _masks(state, cells):
-    black = 0
-    white = 0
-    for c in range(cells):
-        if state[1 + c] == BLACK:
-            black |= np.int64(1) << c
-        elif state[1 + c] == WHITE:
-            white |= np.int64(1) << c
-    return black, white
-
-
 @jit
 def encode(data, state):
     params, tier_of, _, _, tables = data
-    black, white = _masks(state, params[CELLS])
+    black, white = code_masks(state, params[CELLS], BLACK, WHITE)
     return tier_of[popcount(black), popcount(white)], _rank(params, tables, black, white)
 
 

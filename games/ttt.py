@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, cols_option, normalise_dashes, rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, normalise_dashes,
+    rows_option, square_name,
 )
 from hashers.bits import popcount
 from hashers.rearranger import board_count, rank_board, unrank_board
@@ -29,18 +29,6 @@ from solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
 CELLS, IS_MISERE = 0, 1
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = "-xo"
-
-
-@jit(inline="always")
-def _masks(state, cells):
-    xs = 0
-    os_ = 0
-    for c in range(cells):
-        if state[1 + c] == X:
-            xs |= np.int64(1) << c
-        elif state[1 + c] == O:
-            os_ |= np.int64(1) << c
-    return xs, os_
 
 
 @jit
@@ -54,7 +42,7 @@ def decode(data, tier, local, state):
 
 @jit
 def encode(data, state):
-    xs, os_ = _masks(state, data[0][CELLS])
+    xs, os_ = code_masks(state, data[0][CELLS], X, O)
     return popcount(xs) + popcount(os_), rank_board(xs, os_, data[0][CELLS])
 
 
@@ -87,7 +75,7 @@ def _has_line(mask, lines):
 @jit
 def primitive(data, state, move_count):
     params, lines = data
-    xs, os_ = _masks(state, params[CELLS])
+    xs, os_ = code_masks(state, params[CELLS], X, O)
     x_line = _has_line(xs, lines)
     o_line = _has_line(os_, lines)
     mover_line, last_line = (x_line, o_line) if state[0] == 0 else (o_line, x_line)

@@ -120,6 +120,15 @@ def _check_children(values, parents_start, parents):
     return broken
 
 
+@jit(inline="always")
+def _decide(values, remoteness, queue, tail, position, value, distance):
+    """Give ``position`` its value and remoteness and queue it; returns the new tail."""
+    values[position] = value
+    remoteness[position] = distance
+    queue[tail] = position
+    return tail + 1
+
+
 @jit
 def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
     """WIN/LOSE by remoteness order, then TIE, then DRAW. Returns the largest remoteness."""
@@ -145,19 +154,13 @@ def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
             if (parents[e] & 1) == 0:  # the opponent moves in the child: flip
                 seen = LOSE if value == WIN else WIN
             if seen == WIN:
-                values[parent] = WIN
-                remoteness[parent] = distance
+                tail = _decide(values, remoteness, queue, tail, parent, WIN, distance)
                 longest = max(longest, distance)
-                queue[tail] = parent
-                tail += 1
             else:
                 moves_left[parent] -= 1
                 if moves_left[parent] == 0:
-                    values[parent] = LOSE
-                    remoteness[parent] = distance
+                    tail = _decide(values, remoteness, queue, tail, parent, LOSE, distance)
                     longest = max(longest, distance)
-                    queue[tail] = parent
-                    tail += 1
     tail = 0
     for position in range(size):
         if values[position] == TIE:
@@ -165,9 +168,7 @@ def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
             tail += 1
     for position in range(size):  # undecided, with a move to a terminal tie
         if values[position] == UNDECIDED and remoteness[position] == 1:
-            values[position] = TIE
-            queue[tail] = position
-            tail += 1
+            tail = _decide(values, remoteness, queue, tail, position, TIE, 1)
     head = 0
     while head < tail:
         position = queue[head]
@@ -176,11 +177,8 @@ def _propagate(values, remoteness, moves_left, parents_start, parents, queue):
         for e in range(parents_start[position], parents_start[position + 1]):
             parent = parents[e] >> 1
             if values[parent] == UNDECIDED:
-                values[parent] = TIE
-                remoteness[parent] = distance
+                tail = _decide(values, remoteness, queue, tail, parent, TIE, distance)
                 longest = max(longest, distance)
-                queue[tail] = parent
-                tail += 1
     for position in range(size):
         if values[position] == UNDECIDED:
             values[position] = DRAW

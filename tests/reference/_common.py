@@ -48,6 +48,40 @@ def split_board(text, n_rows, n_cols):
     return tokens[0], rows
 
 
+def parse_two_colour(text, n_rows, n_cols, turns=("b", "w")):
+    """``(T row ...)`` with cells b/w/- -> (turn, black mask, white mask), bit
+    ``r * cols + c`` for row ``r`` counted from the top."""
+    turn, rows = split_board(text, n_rows, n_cols)
+    turn = turn.lower()
+    if turn not in turns:
+        raise ValueError(f"turn must be b or w: {text!r}")
+    black = white = 0
+    i = 0
+    for row in rows:
+        for ch in row.lower():
+            if ch == "b":
+                black |= 1 << i
+            elif ch == "w":
+                white |= 1 << i
+            elif ch != "-":
+                raise ValueError(f"bad cell {ch!r} in {text!r}")
+            i += 1
+    return (turn, black, white)
+
+
+def format_two_colour(state, n_rows, n_cols):
+    """Inverse of ``parse_two_colour``."""
+    turn, black, white = state
+    out = []
+    for r in range(n_rows):
+        cells = []
+        for c in range(n_cols):
+            bit = 1 << (r * n_cols + c)
+            cells.append("b" if black & bit else "w" if white & bit else "-")
+        out.append("".join(cells))
+    return "(" + turn + " " + " ".join(out) + ")"
+
+
 def cell_name(row_from_top, col, rows):
     """Algebraic name of a cell: file letter + rank (rank 1 is the bottom row)."""
     return f"{file_letter(col)}{rows - row_from_top}"

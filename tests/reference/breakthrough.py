@@ -17,7 +17,7 @@ Text: ``(w bbbb bbbb wwww wwww)`` -- turn, then rows top to bottom, cells
 ``b``, ``w`` or ``-``.
 """
 
-from ._common import int_option, split_board
+from ._common import format_two_colour, parse_two_colour, int_option, split_board
 
 
 class Game:
@@ -73,34 +73,10 @@ class Game:
 
     # ------------------------------------------------------------ text format
     def parse(self, text):
-        turn, rows = split_board(text, self.rows, self.cols)
-        turn = turn.lower()
-        if turn not in ("b", "w"):
-            raise ValueError(f"turn must be b or w: {text!r}")
-        black = white = 0
-        i = 0
-        for row in rows:
-            for ch in row.lower():
-                if ch == "b":
-                    black |= 1 << i
-                elif ch == "w":
-                    white |= 1 << i
-                elif ch != "-":
-                    raise ValueError(f"bad cell {ch!r} in {text!r}")
-                i += 1
-        return (turn, black, white)
+        return parse_two_colour(text, self.rows, self.cols)
 
     def format(self, state):
-        turn, black, white = state
-        C = self.cols
-        out = []
-        for r in range(self.rows):
-            cells = []
-            for c in range(C):
-                bit = 1 << (r * C + c)
-                cells.append("b" if black & bit else "w" if white & bit else "-")
-            out.append("".join(cells))
-        return "(" + turn + " " + " ".join(out) + ")"
+        return format_two_colour(state, self.rows, self.cols)
 
     # ------------------------------------------------------------------ rules
     def _finished(self, state):

@@ -17,7 +17,7 @@ Text: ``(w bbbb bbbb wwww wwww)`` -- turn, then rows top to bottom, cells
 ``b``, ``w`` or ``-``.
 """
 
-from ._common import format_two_colour, parse_two_colour, int_option, split_board
+from ._common import format_two_colour, int_option, parse_two_colour
 
 
 class Game:

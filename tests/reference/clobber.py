@@ -14,7 +14,7 @@ Text: ``(b bwbw wbwb bwbw wbwb)`` -- turn, then the rows top to bottom, cells
 ``b``, ``w`` or ``-``.
 """
 
-from ._common import format_two_colour, parse_two_colour, bool_option, int_option, split_board
+from ._common import bool_option, format_two_colour, int_option, parse_two_colour
 
 
 class Game:

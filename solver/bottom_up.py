@@ -108,8 +108,9 @@ class TierPlan:
 
     def __init__(self, game: SolvableGame) -> None:
         count = len(game.tier_sizes)
-        self.children = [sorted(set(game.tier_children(t)) - {t, TERMINAL}) for t in range(count)]
-        self.self_moves = [t in set(game.tier_children(t)) for t in range(count)]
+        reach = [set(game.tier_children(t)) for t in range(count)]
+        self.children = [sorted(reach[t] - {t, TERMINAL}) for t in range(count)]
+        self.self_moves = [t in reach[t] for t in range(count)]
         self.parents: list[list[int]] = [[] for _ in range(count)]
         for tier, kids in enumerate(self.children):
             for kid in kids:

@@ -240,7 +240,6 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
     resident: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # solved tiers still to be read
     windows: dict[int, _Window] = {}                          # tiers being solved
     pending: dict = {}                                        # future -> tier
-    started = time.perf_counter()
     bar = progress_bar(int(sizes.sum()), f"solving {game.name}", progress)
 
     def held_bytes() -> int:
@@ -289,6 +288,5 @@ def solve_bottom_up(game: SolvableGame, *, threads: int | None = None, progress:
     if plan.unsolved:
         raise SolverError(f"{game.name}: {plan.unsolved} tiers were never ready")
     bar.close()
-    stats.solve_seconds = time.perf_counter() - started
     assert stats.counts[ILLEGAL] + stats.counts[1:].sum() == sizes.sum()
     return stats

@@ -58,12 +58,11 @@ class SolverError(RuntimeError):
 
 @dataclass
 class SolveStats:
-    """What a solve did: value counts, remoteness range, time and memory."""
+    """What a solve did: value counts, remoteness range, compile time and memory."""
 
     counts: np.ndarray = field(default_factory=lambda: np.zeros(len(VALUE_NAMES), dtype=np.int64))
     max_remoteness: int = 0
     compile_seconds: float = 0.0
-    solve_seconds: float = 0.0
     peak_bytes: int = 0
 
     def add_tier(self, values: np.ndarray, remoteness: np.ndarray) -> None:

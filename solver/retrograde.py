@@ -232,7 +232,6 @@ def solve_retrograde(game: SolvableGame, *, threads: int | None = None, progress
     tier_starts = np.zeros(len(sizes), dtype=np.int64)
     tier_starts[1:] = np.cumsum(sizes)[:-1]
     size = int(sizes.sum())
-    started = time.perf_counter()
 
     values = np.empty(size, dtype=np.uint8)
     remoteness = np.empty(size, dtype=np.uint16)
@@ -252,10 +251,11 @@ def solve_retrograde(game: SolvableGame, *, threads: int | None = None, progress
             record_parents(game.data, tier, lo, hi, tier_starts[tier], values, slice_ends,
                            parents, tier_starts, game.state_size, game.max_moves)
             bar.update(hi - lo)
-    # Every slice_ends[c] has moved down to the start of child c's slice.
-    parents_start = np.empty(size + 1, dtype=np.int64)
-    parents_start[:size] = slice_ends
-    parents_start[size] = parents.shape[0]
+    # Every slice_ends[c] has moved down to the start of child c's slice; shift them
+    # into place (no copy: this array is the largest per-position one besides edges).
+    parents_end[:size] = slice_ends
+    parents_end[size] = parents.shape[0]
+    parents_start = parents_end
     del parents_end, slice_ends
     broken = _check_children(values, parents_start, parents)
     if broken:
@@ -266,7 +266,6 @@ def solve_retrograde(game: SolvableGame, *, threads: int | None = None, progress
     if longest >= NO_REMOTENESS:
         raise SolverError(f"{game.name}: remoteness beyond {NO_REMOTENESS - 1} cannot be stored")
     del queue, parents, parents_start, moves_left
-    stats.solve_seconds = time.perf_counter() - started
     for tier in range(len(sizes)):
         tier_values = values[tier_starts[tier]:tier_starts[tier] + sizes[tier]]
         tier_remoteness = remoteness[tier_starts[tier]:tier_starts[tier] + sizes[tier]]

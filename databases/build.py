@@ -1,14 +1,16 @@
-"""Build a database: check memory, solve, write the HDF5 file, report.
+"""Build a database: check the output and memory, solve tier by tier (resumably),
+merge the tiers into the HDF5 file, report.
 
 >>> from games import make_game
 >>> from databases.build import build_database
 >>> report = build_database(make_game("1210"), "/tmp/1210.h5", progress=False)  # doctest: +SKIP
 >>> report.summary_line()                                                        # doctest: +SKIP
-'1210: 22 positions (win 14, lose 8, tie 0, draw 0) · start (L 0) win in 7 · ...'
+'1210: 22 positions (win 14, lose 8, tie 0, draw 0; illegal 0) · start (L 0) win in 7 · ...'
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import platform
@@ -23,16 +25,22 @@ import h5py
 import numba
 import numpy as np
 
-from databases.format import DatabaseWriter
+from databases.format import PartialBuild, write_database
 from databases.reader import default_path
 from games.base import Game
-from solver import bottom_up, retrograde
+from solver import loopy, tiers
+from solver.common import TierType, announced, progress_bar
 from solver.jit import source_fingerprint
 from solver.values import ILLEGAL, VALUE_NAMES
 
+#: What the process holds besides the solver's arrays once the kernels are loaded
+#: (numba, LLVM and the compiled kernels; measured: see docs/DECISIONS.md).
+KERNEL_BYTES = 60 << 20
+
 
 class BuildRefused(ValueError):
-    """The build would not fit in memory (and was not forced)."""
+    """The build cannot start: it would not fit in memory (and was not forced), or
+    its output cannot be written."""
 
 
 @dataclass
@@ -56,7 +64,10 @@ class BuildReport:
     total_seconds: float
     file_bytes: int
     solver_peak_bytes: int
+    planned_peak_bytes: int
     peak_rss_bytes: int
+    tiers: int
+    resumed_tiers: int
     options: dict = field(default_factory=dict)
 
     def summary_line(self) -> str:
@@ -66,11 +77,12 @@ class BuildReport:
         images = self.counts.get("noncanonical", 0)
         symmetry = (f" · symmetry: {self.positions - images:,} of the indices stored, "
                     f"{images / self.positions:.0%} saved") if images else ""
+        resumed = f" · resumed {self.resumed_tiers} of {self.tiers} tiers" if self.resumed_tiers else ""
         return (f"{self.description}: {self.positions:,} positions ({counts}; illegal "
                 f"{self.counts['illegal']:,}){symmetry} · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
-                f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}) · peak memory {human_bytes(self.peak_rss_bytes)} · "
-                f"{human_bytes(self.file_bytes)} → {self.path}")
+                f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}){resumed} · peak memory "
+                f"{human_bytes(self.peak_rss_bytes)} · {human_bytes(self.file_bytes)} → {self.path}")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -78,8 +90,8 @@ class BuildReport:
 
 def human_bytes(count: float) -> str:
     """1536 -> '1.5 KB'."""
-    for unit in ("B", "KB", "MB", "GB"):
-        if count < 1024 or unit == "GB":
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if count < 1024 or unit == "PB":
             break
         count /= 1024
     return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
@@ -97,82 +109,152 @@ def memory_available() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
 
 
-def solver_for(game: Game):
-    """The solver module for a game: retrograde with cycles, else bottom-up."""
-    return retrograde if game.loopy else bottom_up
+def resident_bytes() -> int:
+    """The resident memory of this process now."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def memory_needed(game: Game) -> int:
-    """Bytes the solver will hold at its peak."""
-    return solver_for(game).estimate_peak_bytes(game)
+def solver_name(game: Game) -> str:
+    """Which kernels the game's tiers use, e.g. ``bottom-up`` or ``loopy (un-moves)``."""
+    kinds = {tiers.tier_type(game, t) for t in range(game.tiers.count)}
+    names = []
+    if kinds - {TierType.LOOPY}:
+        names.append("bottom-up")
+    if TierType.LOOPY in kinds:
+        names.append("loopy (" + ("un-moves" if game.parents is not None else "value iteration") + ")")
+    return " + ".join(names)
 
 
-def plan(game: Game) -> str:
+@dataclass(frozen=True)
+class MemoryPlan:
+    """The expected peak memory of a build, in bytes, and its parts."""
+
+    solver: int      # tier arrays and records held at once (solver.tiers)
+    writing: int     # buffers of the merge into the database file
+    baseline: int    # the process itself: Python, numpy, numba, h5py, compiled kernels
+
+    @property
+    def total(self) -> int:
+        return self.solver + self.writing + self.baseline
+
+
+def memory_plan(game: Game, threads: int | None = None, budget: int | None = None) -> MemoryPlan:
+    """The expected peak resident memory of building ``game`` (the figure ``--plan``
+    prints and the memory check uses)."""
+    solver = tiers.estimate_peak_bytes(game, threads, budget)
+    largest_tier = int(max(game.tier_sizes, default=0))
+    block = min(largest_tier, 1 << 22)
+    # a merge block: records, values, remoteness and h5py's conversion buffers
+    writing = block * (2 * tiers.records_type(game).itemsize + 3) + (8 << 20)
+    # a tier kept on disk is read back whole (the partial file's records)
+    return MemoryPlan(solver, writing, resident_bytes() + KERNEL_BYTES)
+
+
+def plan(game: Game, threads: int | None = None) -> str:
     """One line: how many positions, which solver, how much memory."""
+    needed = memory_plan(game, threads).total
     return (f"{game.describe()}: {game.size:,} positions in {game.tiers.count} tier"
-            f"{'s' if game.tiers.count != 1 else ''}, {'retrograde' if game.loopy else 'bottom-up'} "
-            f"solver, about {human_bytes(memory_needed(game))} of memory "
-            f"({human_bytes(memory_available())} available)")
+            f"{'s' if game.tiers.count != 1 else ''}, {solver_name(game)} solver, about "
+            f"{human_bytes(needed)} of memory ({human_bytes(memory_available())} available)")
+
+
+def check_output(path: Path) -> None:
+    """Refuse, before any solving, an output path that cannot be written."""
+    if str(path) in ("", "."):
+        raise BuildRefused("--out needs a file name, e.g. --out db/game.h5")
+    if path.is_dir():
+        raise BuildRefused(f"--out {path} is a directory; give a file name inside it, "
+                           f"e.g. {path / 'game.h5'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    existing = parent
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BuildRefused(f"cannot create {parent}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BuildRefused(f"cannot write to {existing}: permission denied")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise BuildRefused(f"cannot overwrite {path}: permission denied")
+
+
+class _BuildLock:
+    """An exclusive lock on ``<database>.lock``, so two builds never write one file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.with_name(path.name + ".lock")
+        self.handle = open(self.path, "a")
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.close()
+            raise BuildRefused(f"another build is writing {path} (it holds {self.path}); "
+                               "wait for it to finish") from None
+
+    def release(self) -> None:
+        fcntl.flock(self.handle, fcntl.LOCK_UN)
+        self.handle.close()
+        self.path.unlink(missing_ok=True)
 
 
 def build_database(game: Game, path: str | os.PathLike | None = None, *, start: str | None = None,
-                   threads: int | None = None, progress: bool = True,
-                   force: bool = False) -> BuildReport:
+                   threads: int | None = None, progress: bool = True, force: bool = False,
+                   restart: bool = False) -> BuildReport:
     """Solve ``game`` and write its database; returns the report.
 
-    Raises BuildRefused if the solve needs more memory than is available (unless
-    ``force``), ValueError for a bad start position."""
+    Solved tiers are kept in ``<path>.partial/`` as they are solved: a build that is
+    interrupted resumes from them when called again with the same game and options
+    (``restart`` discards them). Raises BuildRefused if the solve needs more memory
+    than is available (unless ``force``) or the output cannot be written,
+    PartialBuildMismatch for a partial build of something else, ValueError for a bad
+    start position, and KeyboardInterrupt (the tiers solved so far are kept)."""
     begun = time.perf_counter()
     threads = threads or os.cpu_count() or 1
-    needed, available = memory_needed(game), memory_available()
-    if needed > available and not force:
-        raise BuildRefused(f"{game.describe()} needs about {human_bytes(needed)} of memory but only "
-                           f"{human_bytes(available)} is available; use --force to try anyway")
+    path = Path(path) if path is not None else default_path(game)
+    check_output(path)
     start_text = start if start is not None else game.default_start()
     start_state = game.parse(start_text)
     if game.primitive_value(start_state) == ILLEGAL:
         raise ValueError(f"start {start_text!r} is not a legal position: "
                          f"{game.explain_illegal(start_state)}")
-    start_tier, start_local = game.locate(start_state)
-    start_result: dict[str, int] = {}
-    writing = [0.0]
-
-    path = Path(path) if path is not None else default_path(game)
-    writer = DatabaseWriter(path, game)
-
-    def sink(tier: int, values: np.ndarray, remoteness: np.ndarray) -> None:
-        began = time.perf_counter()
-        writer.write_tier(tier, values, remoteness)
-        writing[0] += time.perf_counter() - began
-        if tier == start_tier:
-            start_result["value"] = int(values[start_local])
-            distance = int(remoteness[start_local])
-            start_result["remoteness"] = None if distance == np.iinfo(remoteness.dtype).max else distance
-
-    solver = solver_for(game)
+    start_index = game.index(start_state)
+    available = memory_available()
+    needed = memory_plan(game, threads, available)
+    if needed.total > available and not force:
+        raise BuildRefused(f"{game.describe()} needs about {human_bytes(needed.total)} of memory "
+                           f"but only {human_bytes(available)} is available; use --force to try anyway")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = _BuildLock(path)
     try:
-        solve = solver.solve_retrograde if game.loopy else solver.solve_bottom_up
+        partial = PartialBuild(path, game, tiers.records_type(game), restart=restart)
+        done = partial.done()
         called = time.perf_counter()
-        stats = solve(game, threads=threads, progress=progress, sink=sink)
+        writing = [0.0]
+
+        def keep(tier: int, records: np.ndarray, counts: np.ndarray, longest: int) -> None:
+            began = time.perf_counter()
+            partial.save(tier, records, counts, longest)
+            writing[0] += time.perf_counter() - began
+
+        stats = tiers.solve(game, threads=threads, progress=progress, sink=keep, done=done,
+                            load=partial.load, budget=None if force else available)
         solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}
-        start_remoteness = start_result["remoteness"]
-        total = time.perf_counter() - begun
         attributes = {
             "title": game.title,
             "description": game.describe(),
             "state_fields": game.state_fields,
-            "solver": "retrograde" if game.loopy else "bottom-up",
+            "solver": solver_name(game),
             "start_position": game.format(start_state),
-            "start_value": VALUE_NAMES[start_result["value"]],
-            "start_remoteness": -1 if start_remoteness is None else start_remoteness,
             "max_remoteness": stats.max_remoteness,
             **{f"count_{name}": count for name, count in counts.items()},
             "compile_seconds": stats.compile_seconds,
             "solve_seconds": solving,
-            "write_seconds": writing[0],
-            "build_seconds": total,
             "threads": threads,
+            "resumed_tiers": len(done),
             "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "source_fingerprint": source_fingerprint(),
             "package_version": _package_version(),
@@ -181,20 +263,38 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             "h5py_version": h5py.__version__,
             "python_version": platform.python_version(),
         }
-        writer.finish(attributes)
-    except BaseException:
-        writer.abort()
-        raise
+        merging = time.perf_counter()
+        with progress_bar(game.size, f"writing {path.name}", progress) as bar:
+            write_database(path, game, partial, stats.max_remoteness, attributes, bar.update)
+        start_value, start_remoteness = _start_result(path, start_index)
+        writing[0] += time.perf_counter() - merging
+        with h5py.File(path, "r+") as out:
+            out.attrs["start_value"] = start_value
+            out.attrs["start_remoteness"] = -1 if start_remoteness is None else start_remoteness
+            out.attrs["write_seconds"] = writing[0]
+            out.attrs["build_seconds"] = time.perf_counter() - begun
+        partial.discard()
+    finally:
+        lock.release()
     return BuildReport(
         game=game.name, description=game.describe(), path=str(path), positions=game.size,
-        counts=counts, start=game.format(start_state),
-        start_value=VALUE_NAMES[start_result["value"]], start_remoteness=start_remoteness,
-        max_remoteness=stats.max_remoteness, solver=attributes["solver"], threads=threads,
-        compile_seconds=stats.compile_seconds, solve_seconds=solving,
-        write_seconds=writing[0], total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
-        solver_peak_bytes=int(stats.peak_bytes),
+        counts=counts, start=game.format(start_state), start_value=start_value,
+        start_remoteness=start_remoteness, max_remoteness=stats.max_remoteness,
+        solver=attributes["solver"], threads=threads, compile_seconds=stats.compile_seconds,
+        solve_seconds=solving, write_seconds=writing[0],
+        total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
+        solver_peak_bytes=int(stats.peak_bytes), planned_peak_bytes=needed.total,
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-        options=dict(game.options))
+        tiers=game.tiers.count, resumed_tiers=len(done), options=dict(game.options))
+
+
+def _start_result(path: Path, index: int) -> tuple[str, int | None]:
+    """The start position's value name and remoteness, read from the written file."""
+    with h5py.File(path, "r") as written:
+        value = int(written["value"][index])
+        distance = int(written["remoteness"][index])
+        none = int(written.attrs["remoteness_none"])
+    return VALUE_NAMES[value], None if distance == none else distance
 
 
 def _package_version() -> str:

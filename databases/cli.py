@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from typing import Sequence
 
@@ -77,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="worker threads (default: all cores)")
         run.add_argument("--force", action="store_true",
                          help="build even if the memory estimate exceeds the available memory")
+        run.add_argument("--restart", action="store_true",
+                         help="discard the tiers an interrupted build of this file kept "
+                              "(by default a build resumes from them)")
         run.add_argument("--plan", action="store_true",
                          help="only print the number of positions and the memory needed")
         run.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -85,9 +89,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit code of an interrupted build (as shells report SIGINT).
+EXIT_INTERRUPTED = 130
+
+
+def _interrupt_on_sigterm() -> None:
+    """Handle SIGTERM like Ctrl-C: the build stops and keeps what it solved."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave the default
+        pass
+
+
 def build_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``scripts/build_db.py``."""
     from databases.build import BuildRefused, build_database, plan
+    from databases.format import PartialBuildMismatch
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -102,15 +122,18 @@ def build_main(argv: Sequence[str] | None = None) -> int:
     print(plan(game), file=sys.stderr if args.json else sys.stdout, flush=True)
     if args.plan:
         return 0
+    _interrupt_on_sigterm()
     try:
         report = build_database(game, args.out, start=args.start, threads=args.threads,
-                                progress=not args.quiet, force=args.force)
-    except BuildRefused as error:
+                                progress=not args.quiet, force=args.force, restart=args.restart)
+    except (BuildRefused, PartialBuildMismatch) as error:
         return fail(parser.prog, str(error))
     except ValueError as error:
         return fail(parser.prog, str(error))
     except KeyboardInterrupt:
-        return fail(parser.prog, "interrupted; no database was written")
+        print(f"\n{parser.prog}: interrupted; the tiers solved so far are kept: run the same "
+              "command again to resume (--restart to start over)", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     print(report.to_json() if args.json else report.summary_line())
     return 0
 

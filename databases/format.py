@@ -1,37 +1,52 @@
-"""The database file format (HDF5), version 1, and its writer.
+"""The database file format (HDF5), version 2, its writer, and partial builds.
 
 One file per game, options and size. Layout (also in docs/FORMAT.md)::
 
-    /value          uint8  [N]   value code per index: 0 illegal, 1 win, 2 lose, 3 tie, 4 draw
+    /value          uint8  [N]   value code per index: 0 illegal, 1 win, 2 lose, 3 tie, 4 draw,
+                                 5 non-canonical
     /remoteness     uint8 or uint16 [N]   moves to the end; the dtype's maximum = none
     /tier_offsets   int64  [T+1] index where each tier starts (the last entry is N)
     /tier_keys      int64  [T, K] what identifies each tier (e.g. piece counts)
 
-Both per-index datasets are chunked and gzip-compressed, so a lookup reads one chunk.
-Root attributes name the format and version, the game and every option, the hash
-scheme, counts per value, the start position with its value and remoteness, build
-timings and the versions of the software that built it.
+Both per-index datasets are chunked, gzip-compressed and carry HDF5's fletcher32
+checksum on every chunk, and the file's metadata is written with checksums too
+(HDF5 1.10 object headers), so a damaged file is detected, never read wrongly.
+
+**Partial builds.** While a game is solved, each solved tier is kept at once as its
+own small HDF5 file in ``<file>.partial/`` (written under a temporary name, synced
+and renamed, so a file there is always complete). A build that was interrupted
+resumes from those tiers; at the end they are merged into the database file, which
+also appears under its final name only when complete.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import h5py
 import numpy as np
 
 from games.base import Game
-from solver.bottom_up import remoteness_dtype
-from solver.values import VALUE_NAMES
+from solver.jit import source_fingerprint
+from solver.values import VALUE_NAMES, record_none, split_records
 
 FORMAT_NAME = "gamesolver-database"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+PARTIAL_FORMAT = "gamesolver-partial-build"
 CHUNK_POSITIONS = 1 << 16
-COMPRESSION = {"compression": "gzip", "compression_opts": 4, "shuffle": True}
+#: Positions converted at a time when tiers are merged into the database file.
+MERGE_BLOCK = 1 << 22
+COMPRESSION = {"compression": "gzip", "compression_opts": 4, "shuffle": True, "fletcher32": True}
+#: Object headers with checksums (HDF5 1.10 and later can read the files).
+LIBVER = ("v110", "latest")
 
+
+class PartialBuildMismatch(ValueError):
+    """A partial build on disk belongs to another game, other options or other code."""
 
 
 def layout_attributes(game: Game) -> dict[str, Any]:
@@ -45,63 +60,161 @@ def layout_attributes(game: Game) -> dict[str, Any]:
     }
 
 
-class DatabaseWriter:
-    """Writes one database: create, ``write_tier`` as tiers are solved, ``finish``.
+def _sync_and_rename(temporary: Path, final: Path) -> None:
+    """Make a written file durable, then give it its final name."""
+    with open(temporary, "rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(temporary, final)
+    try:
+        directory = os.open(final.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
 
-    The file is written under a temporary name and renamed by ``finish``, so an
-    interrupted build never leaves a file that looks complete.
-    """
 
-    def __init__(self, path: str | os.PathLike, game: Game) -> None:
-        self.path = Path(path)
+def _chunked(size: int) -> dict[str, Any]:
+    """Dataset options for ``size`` positions (HDF5 cannot chunk an empty dataset)."""
+    return {"chunks": (min(CHUNK_POSITIONS, size),), **COMPRESSION} if size else {}
+
+
+class PartialBuild:
+    """The solved tiers of a build in progress: ``<database>.partial/``.
+
+    ``manifest.json`` says which game, options and source version the tiers belong
+    to; each ``tier-NNNNNN.h5`` holds one solved tier's records with their counts.
+
+    Raises PartialBuildMismatch if the folder holds another build (unless ``restart``,
+    which discards it)."""
+
+    def __init__(self, database: Path, game: Game, records_type: np.dtype,
+                 restart: bool = False) -> None:
+        self.directory = database.with_name(database.name + ".partial")
         self.game = game
-        self.partial = self.path.with_name(self.path.name + ".partial")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = h5py.File(self.partial, "w")
-        size = game.size
-        chunk = (max(1, min(CHUNK_POSITIONS, size)),)
-        self.remoteness_dtype = remoteness_dtype(game)
-        self.none_remoteness = int(np.iinfo(self.remoteness_dtype).max)
-        self.values = self.file.create_dataset("value", shape=(size,), dtype=np.uint8,
-                                               chunks=chunk, **COMPRESSION)
-        self.remoteness = self.file.create_dataset("remoteness", shape=(size,),
-                                                   dtype=self.remoteness_dtype, chunks=chunk,
-                                                   **COMPRESSION)
-        self.file.create_dataset("tier_offsets", data=game.tiers.offsets)
-        keys = np.asarray(game.tiers.keys, dtype=np.int64).reshape(game.tiers.count, -1)
-        self.file.create_dataset("tier_keys", data=keys)
+        self.records_type = np.dtype(records_type)
+        self.manifest = {"format": PARTIAL_FORMAT, "database_format_version": FORMAT_VERSION,
+                         **layout_attributes(game), "source_fingerprint": source_fingerprint(),
+                         "records": self.records_type.name}
+        if restart:
+            self.discard()
+        manifest = self.directory / "manifest.json"
+        if self.directory.exists():
+            try:
+                found = json.loads(manifest.read_text())
+            except (OSError, ValueError):
+                found = None
+            if found != self.manifest:
+                raise PartialBuildMismatch(self._mismatch(found))
+        else:
+            self.directory.mkdir(parents=True)
+            temporary = manifest.with_suffix(".tmp")
+            temporary.write_text(json.dumps(self.manifest, indent=2))
+            _sync_and_rename(temporary, manifest)
 
-    def write_tier(self, tier: int, values: np.ndarray, remoteness: np.ndarray) -> None:
-        """Store one solved tier (remoteness uint8 or uint16, its dtype's maximum = none)."""
-        start = int(self.game.tiers.offsets[tier])
-        stop = start + len(values)
-        self.values[start:stop] = values
-        if remoteness.dtype != self.remoteness_dtype:
-            none = remoteness == np.iinfo(remoteness.dtype).max
-            if int(remoteness[~none].max(initial=0)) >= self.none_remoteness:
-                raise OverflowError(f"remoteness beyond {self.none_remoteness - 1} in tier {tier}")
-            remoteness = remoteness.astype(self.remoteness_dtype)
-            remoteness[none] = self.none_remoteness
-        self.remoteness[start:stop] = remoteness
+    def _mismatch(self, found: dict | None) -> str:
+        what = "an unreadable partial build"
+        if isinstance(found, dict):
+            if found.get("game") != self.manifest["game"]:
+                what = f"a partial build of another game ({found.get('game')})"
+            elif found.get("options") != self.manifest["options"]:
+                what = f"a partial build with other options ({found.get('options')})"
+            else:
+                what = "a partial build made by another version of the solver"
+        return (f"{self.directory} holds {what}; run again with --restart to discard it, "
+                "or choose another --out")
 
-    def finish(self, attributes: dict[str, Any]) -> Path:
-        """Write the attributes, close, and move the file to its final name."""
-        attrs = self.file.attrs
-        attrs["format"] = FORMAT_NAME
-        attrs["format_version"] = FORMAT_VERSION
-        for key, value in layout_attributes(self.game).items():
-            attrs[key] = value
-        attrs["remoteness_none"] = self.none_remoteness
-        attrs["value_codes"] = json.dumps({str(code): name for code, name in VALUE_NAMES.items()})
-        for key, value in attributes.items():
-            attrs[key] = value
-        self.file.close()
-        os.replace(self.partial, self.path)
-        return self.path
+    def _tier_path(self, tier: int) -> Path:
+        return self.directory / f"tier-{tier:06d}.h5"
 
-    def abort(self) -> None:
-        """Close and delete the partial file."""
-        try:
-            self.file.close()
-        finally:
-            self.partial.unlink(missing_ok=True)
+    def done(self) -> dict[int, tuple[np.ndarray, int]]:
+        """Tiers solved and kept so far: tier -> (counts per value, largest remoteness).
+        A tier file that cannot be read is removed (that tier is solved again)."""
+        found = {}
+        for path in sorted(self.directory.glob("tier-*.h5")):
+            tier = int(path.stem.split("-")[1])
+            try:
+                with h5py.File(path, "r") as tier_file:
+                    attrs = tier_file.attrs
+                    if not attrs.get("complete") or int(attrs["tier"]) != tier or \
+                            tier_file["records"].shape != (int(self.game.tier_sizes[tier]),):
+                        raise OSError("incomplete")
+                    found[tier] = (np.asarray(attrs["counts"], dtype=np.int64),
+                                   int(attrs["max_remoteness"]))
+            except (OSError, KeyError, ValueError, IndexError):
+                path.unlink(missing_ok=True)
+        for leftover in self.directory.glob("*.tmp"):
+            leftover.unlink(missing_ok=True)
+        return found
+
+    def save(self, tier: int, records: np.ndarray, counts: np.ndarray, longest: int) -> None:
+        """Keep one solved tier (durably, before its name says it is complete)."""
+        path = self._tier_path(tier)
+        temporary = path.with_suffix(".tmp")
+        with h5py.File(temporary, "w", libver=LIBVER) as tier_file:
+            tier_file.create_dataset("records", data=records, **_chunked(records.size))
+            tier_file.attrs["tier"] = tier
+            tier_file.attrs["counts"] = counts
+            tier_file.attrs["max_remoteness"] = longest
+            tier_file.attrs["complete"] = 1
+        _sync_and_rename(temporary, path)
+
+    def load(self, tier: int) -> np.ndarray:
+        """The records of a kept tier."""
+        with h5py.File(self._tier_path(tier), "r") as tier_file:
+            return tier_file["records"][()]
+
+    def blocks(self, tier: int) -> Iterator[tuple[int, np.ndarray]]:
+        """(offset, records) of a kept tier, a block at a time."""
+        with h5py.File(self._tier_path(tier), "r") as tier_file:
+            records = tier_file["records"]
+            for lo in range(0, records.shape[0], MERGE_BLOCK):
+                yield lo, records[lo:lo + MERGE_BLOCK]
+
+    def discard(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness: int,
+                   attributes: dict[str, Any], step: Callable[[int], None] | None = None) -> Path:
+    """Merge the kept tiers into the database file at ``path`` (written under a
+    temporary name and renamed when complete); ``step(n)`` reports progress."""
+    remoteness_type = np.dtype(np.uint8 if max_remoteness < 255 else np.uint16)
+    none = int(np.iinfo(remoteness_type).max)
+    temporary = path.with_name(path.name + ".tmp")
+    size = game.size
+    try:
+        with h5py.File(temporary, "w", libver=LIBVER) as out:
+            values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
+            remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
+                                            **_chunked(size))
+            out.create_dataset("tier_offsets", data=game.tiers.offsets)
+            keys = np.asarray(game.tiers.keys, dtype=np.int64).reshape(game.tiers.count, -1)
+            out.create_dataset("tier_keys", data=keys)
+            for tier in range(game.tiers.count):
+                offset = int(game.tiers.offsets[tier])
+                for lo, records in partial.blocks(tier):
+                    tier_values, tier_remoteness = split_records(records, remoteness_type)
+                    values[offset + lo:offset + lo + len(records)] = tier_values
+                    remoteness[offset + lo:offset + lo + len(records)] = tier_remoteness
+                    if step is not None:
+                        step(len(records))
+            attrs = out.attrs
+            attrs["format"] = FORMAT_NAME
+            attrs["format_version"] = FORMAT_VERSION
+            for key, value in layout_attributes(game).items():
+                attrs[key] = value
+            attrs["remoteness_none"] = none
+            attrs["value_codes"] = json.dumps({str(code): name for code, name in VALUE_NAMES.items()})
+            for key, value in attributes.items():
+                attrs[key] = value
+        _sync_and_rename(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return path
+
+
+__all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_VERSION", "PartialBuild",
+           "PartialBuildMismatch", "layout_attributes", "record_none", "write_database"]

@@ -28,6 +28,10 @@ from databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
 VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
 
 
+class DamagedDatabaseError(ValueError):
+    """A database file whose data or checksums do not read back (damaged on disk)."""
+
+
 @dataclass(frozen=True)
 class Record:
     """A position's value (for the player to move) and remoteness (None for a draw)."""
@@ -84,8 +88,9 @@ class Database:
             raise FileNotFoundError(f"no such database file: {self.path}")
         try:
             self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20)
-        except OSError as error:
-            raise ValueError(f"{self.path} is not a readable HDF5 file ({error})") from None
+        except OSError:
+            raise DamagedDatabaseError(f"{self.path} is not a readable database file (damaged, "
+                                       "or not HDF5); rebuild it") from None
         attrs = self._file.attrs
         if attrs.get("format") != FORMAT_NAME:
             self.close()
@@ -194,13 +199,21 @@ class Database:
         """How many positions have each value: {"win": .., "lose": .., "tie": .., "draw": ..}."""
         return {name: int(self._file.attrs[f"count_{name}"]) for name in ("win", "lose", "tie", "draw")}
 
+    def _read(self, dataset, key) -> np.ndarray:
+        """``dataset[key]``, or DamagedDatabaseError if a checksum or the data fails."""
+        try:
+            return dataset[key]
+        except OSError:
+            raise DamagedDatabaseError(f"{self.path} is damaged: the {dataset.name.lstrip('/')} "
+                                       "data fails its checksum; rebuild the database") from None
+
     def value_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Value codes (uint8; names in ``VALUES``) of indices start..stop-1."""
-        return self._values[start:stop]
+        return self._read(self._values, slice(start, stop))
 
     def remoteness_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Remoteness of indices start..stop-1 as int32, -1 where there is none."""
-        raw = self._remoteness[start:stop].astype(np.int32)
+        raw = self._read(self._remoteness, slice(start, stop)).astype(np.int32)
         raw[raw == self.none_remoteness] = -1
         return raw
 
@@ -224,8 +237,8 @@ class Database:
             block = int(blocks[part[0]])
             lo, hi = block * chunk, min((block + 1) * chunk, self.size)
             inside = sorted_indices[part] - lo
-            values[order[part]] = self._values[lo:hi][inside]
-            remoteness[order[part]] = self._remoteness[lo:hi][inside]
+            values[order[part]] = self._read(self._values, slice(lo, hi))[inside]
+            remoteness[order[part]] = self._read(self._remoteness, slice(lo, hi))[inside]
         remoteness[remoteness == self.none_remoteness] = -1
         return values, remoteness
 

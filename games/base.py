@@ -1,25 +1,71 @@
-"""The contract between a game module and the rest of the project.
+"""The contract between a game and the rest of the project, in one place.
 
-A game module defines numba functions over a *state vector* (an int64 array the
-game lays out, e.g. ``[turn, cell, cell, ...]``) and a :class:`Game` subclass that
-holds the options, the index space and the text notation::
+A game is one module under ``games/``: numba functions over a *state vector* (an
+int64 array the game lays out, e.g. ``[turn, cell, cell, ...]``) and a :class:`Game`
+subclass holding the options, the index space (tiers) and the text notation.
+``games.tester.check_game`` checks every item below on whole small boards and names
+the position and tier that break it; every registered game runs it in the tests.
 
-    decode(data, tier, local, state)          # index -> state vector
-    encode(data, state) -> (tier, local)      # state vector -> index (the perfect hash)
-    generate_moves(data, state, moves) -> n   # move codes of the player to move
-    do_move(data, state, move, child) -> same_mover   # 1 if the same player moves again
-    primitive(data, state, n) -> value code   # UNDECIDED if the game goes on, ILLEGAL if
-                                              # the state can never arise; n = moves found
+Numba functions (``GameFunctions``). ``data`` is the tuple of arrays the Game
+instance builds (options, tables), so one compiled kernel serves every size and
+variant. All run in nopython mode and must not allocate per call where avoidable.
 
-``data`` is a tuple of arrays built by the Game instance (options, tables), so one
-compiled kernel serves every size and variant. The solvers only call
-``expand(data, tier, local, out, state, child, moves)``: by default it is composed
-from the five functions above; a game may supply a faster one with the same results.
+* ``decode(data, tier, local, state)`` REQUIRED. Writes the state of index ``local``
+  of ``tier`` into ``state``. Precondition: ``0 <= local < tier size``; the index
+  may be illegal (any state is fine then, as long as ``primitive`` says ILLEGAL).
+* ``encode(data, state) -> (tier, local)`` REQUIRED. The perfect hash: the inverse of
+  ``decode``. Under ``--symmetry`` it returns the index of the class's stored
+  representative (so an index that does not encode back to itself is not one).
+  Precondition: ``state`` is indexed (not a finished game that ``terminal``
+  answers); it may be one that ``decode`` gives for an illegal index.
+* ``generate_moves(data, state, moves) -> count`` REQUIRED. Move codes (any int64
+  the game likes) of the player to move, into ``moves[:count]``, at most
+  ``max_moves``. Precondition: ``state`` is legal and not primitive.
+* ``do_move(data, state, move, child) -> same_mover`` REQUIRED. Writes the position
+  after ``move`` into ``child``; returns 1 if the same player moves again (a Konane
+  go-again), else 0.
+* ``primitive(data, state, count) -> code`` REQUIRED. The value code (solver.values)
+  of a finished game for the player to move, ILLEGAL for a state no play can reach,
+  or UNDECIDED; ``count`` is what ``generate_moves`` returned (for "no move loses").
+* ``expand(data, tier, local, out, state, child, moves) -> count`` OPTIONAL, a faster
+  equivalent of the composition of the five above (``composed_expand``); the tests
+  compare the two on every index of small boards. The result is sign-coded:
 
-A game whose index space leaves out some finished games (Breakthrough does not
-store positions where a piece has reached the far row) also provides
-``terminal(data, state) -> value code or 0``: moves to such positions are reported
-to the solver as terminal children, and lookups answer them from the rules.
+  - ``count > 0``: the position has ``count`` moves; row ``k`` of ``out`` holds
+    (child tier, child local index, same_mover, move code), columns
+    ``solver.common.CHILD_TIER``... Under ``--symmetry`` the child's index is its
+    class representative's.
+  - ``count < 0``: the position is finished (or, under ``--symmetry``, not its class
+    representative: NONCANONICAL); ``-count`` is its value code.
+  - ``count == 0``: the index is not a legal position.
+
+  ``state``, ``child`` and ``moves`` are scratch arrays (``state_size``,
+  ``state_size``, ``max_moves`` int64).
+* ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
+  some finished games (Breakthrough does not store positions where a piece has
+  arrived): the finished game's value code for the player to move, else 0. Moves
+  there reach the solver as child tier ``TERMINAL`` with the value code as index.
+* ``parents(data, tier, local, out, state, other) -> count`` OPTIONAL, the un-move
+  generator of LOOPY tiers: writes ``(parent_local << 1) | same_mover`` for parents
+  of ``(tier, local)`` inside ``tier`` into ``out[:count]`` (at most
+  ``max_parents``). Precondition: ``(tier, local)`` is a legal, canonical, decided
+  position of a LOOPY tier. It must give every legal, non-primitive position of the
+  tier that has a move to this position (under ``--symmetry``: to any image of it),
+  as its canonical index; it may repeat one, or give illegal or primitive ones (the
+  solver skips positions already decided). Without it, loopy tiers are solved by
+  value iteration. ``state`` and ``other`` are scratch arrays of ``state_size``.
+
+The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
+``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
+``remoteness_bound`` (None when unbounded) and ``hasher``; it implements ``parse``,
+``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
+
+* ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
+  including ``tier`` itself if moves can stay in it. Between different tiers the
+  graph must be acyclic.
+* ``tier_type(tier)`` OPTIONAL (``solver.common.TierType``): IMMEDIATE if no move
+  stays in the tier, SWEEP if moves that stay lead to a higher local index, LOOPY if
+  they may cycle. The default derives it from ``tier_children`` and ``loopy``.
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -33,9 +79,9 @@ from typing import Any, Callable, ClassVar, NamedTuple
 import numpy as np
 
 from hashers.tiers import TierLayout
-from solver.common import TERMINAL
+from solver.common import TERMINAL, TierType
 from solver.jit import jit, specialise
-from solver.values import LOSE, UNDECIDED, WIN
+from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
 
 
 @dataclass(frozen=True)
@@ -93,6 +139,7 @@ class GameFunctions(NamedTuple):
     primitive: Callable
     expand: Callable | None = None
     terminal: Callable | None = None
+    parents: Callable | None = None
 
 
 @jit
@@ -121,7 +168,20 @@ def code_masks(state, cells: int, first: int, second: int, offset: int = 1):
     return first_mask, second_mask
 
 
-MAX_BOARD_CELLS = 63  # bit boards are int64 masks
+@jit(inline="always")
+def fill_cells(state, cells: int, first_mask, second_mask, first: int, second: int,
+               offset: int = 1) -> None:
+    """The inverse of ``code_masks``: cell codes from two masks (0 where neither)."""
+    for c in range(cells):
+        if (first_mask >> c) & 1:
+            state[offset + c] = first
+        elif (second_mask >> c) & 1:
+            state[offset + c] = second
+        else:
+            state[offset + c] = 0
+
+
+MAX_BOARD_CELLS = 63  # bit boards are int64 masks; games written for all 64 bits say so
 
 
 def board_cells(rows: int, cols: int, limit: int = MAX_BOARD_CELLS) -> int:
@@ -143,8 +203,13 @@ class Child:
 
 
 def _expand_composed(data, tier, local, out, state, child, moves):
-    """Template: ``expand`` built from the game's five functions (bound by specialise)."""
+    """Template: ``expand`` built from the game's five functions (bound by specialise).
+    An index whose state hashes to another index is not its symmetry class's
+    representative."""
     decode(data, tier, local, state)  # noqa: F821 (bound)
+    stored_tier, stored_local = encode(data, state)  # noqa: F821
+    if stored_tier != tier or stored_local != local:
+        return -np.int64(NONCANONICAL)
     count = generate_moves(data, state, moves)  # noqa: F821
     code = primitive(data, state, count)  # noqa: F821
     if code != UNDECIDED:
@@ -182,9 +247,8 @@ class Game:
     """One game with one set of options (variant and size).
 
     Subclasses set the class attributes and, in ``build()``, the instance attributes
-    ``tiers``, ``data``, ``state_size``, ``max_moves``, ``loopy``, ``remoteness_bound``
-    and ``hasher``; they implement ``parse``, ``format``, ``move_name``,
-    ``tier_children`` and ``default_start``.
+    listed in the module docstring; they implement ``parse``, ``format``,
+    ``move_name``, ``tier_children`` and ``default_start``.
 
     >>> from games import make_game
     >>> game = make_game("1210", target=4)
@@ -206,6 +270,7 @@ class Game:
     loopy: bool
     remoteness_bound: int | None
     hasher: dict
+    max_parents: int = 0
 
     def __init__(self, **options: Any) -> None:
         known = {option.name: option for option in self.options_spec}
@@ -214,9 +279,14 @@ class Game:
             flags = ", ".join("--" + name.replace("_", "-") for name in unknown)
             valid = ", ".join(option.flag for option in self.options_spec)
             raise ValueError(f"{self.name} has no option {flags} (options: {valid})")
-        self.options = {name: option.check(options.get(name, option.default))
-                        for name, option in known.items()}
+        self.options = self.normalise({name: option.check(options.get(name, option.default))
+                                       for name, option in known.items()})
         self.build()
+
+    def normalise(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options in their canonical form, so that one game has one label and one file
+        (e.g. a piece limit above the pieces a side has means "no limit")."""
+        return options
 
     # -- to be provided by each game -------------------------------------------------
     def build(self) -> None:
@@ -242,6 +312,12 @@ class Game:
     def default_start(self) -> str:
         """The start position text for these options."""
         raise NotImplementedError
+
+    def tier_type(self, tier: int) -> TierType:
+        """How ``tier`` is solved (see the module docstring)."""
+        if tier not in self.tier_children(tier):
+            return TierType.IMMEDIATE
+        return TierType.LOOPY if self.loopy else TierType.SWEEP
 
     def explain_illegal(self, state: np.ndarray) -> str:
         """Why a well-formed state can never arise in play (games may be more specific)."""
@@ -271,9 +347,31 @@ class Game:
                           primitive=f.primitive, terminal=f.terminal or never_terminal)
 
     @property
+    def parents(self) -> Callable | None:
+        """The numba un-move generator, or None (loopy tiers then use value iteration)."""
+        return self.functions.parents
+
+    @property
     def kernel_label(self) -> str:
-        """Distinguishes this game's compiled kernels from other games'."""
-        return self.name if self.functions.expand is not None else self.name + "_composed"
+        """Names this game's compiled kernels (``specialise`` adds the bound functions)."""
+        return self.name
+
+    def position_text(self, tier: int, local: int) -> str:
+        """The text of the position at (tier, local), for messages."""
+        state = np.zeros(self.state_size, dtype=np.int64)
+        self.functions.decode(self.data, tier, local, state)
+        return self.format(state)
+
+    def move_to(self, tier: int, local: int, child_tier: int, child_local: int) -> str | None:
+        """The name of a move from (tier, local) to (child_tier, child_local), if any."""
+        state = np.zeros(self.state_size, dtype=np.int64)
+        self.functions.decode(self.data, tier, local, state)
+        for move in self.moves_of(state):
+            child, _ = self.play(state, int(move))
+            if self.terminal_value(child) is None and \
+                    tuple(self.functions.encode(self.data, child)) == (child_tier, child_local):
+                return self.move_name(state, int(move))
+        return None
 
     @property
     def tier_sizes(self) -> np.ndarray:

@@ -9,8 +9,8 @@ share it: ``(b 5 6 a1 b1 b1 d4)`` is a loss for Black.
 One database covers every placement: the index is the mixed-radix number of the four
 squares and the turn (``2 * squares**4`` indices, one tier). Placements that cannot
 arise (kings on one square, a knight on its own king, the player to move having
-already captured) are illegal. The game has cycles; it is solved by retrograde
-analysis and has draws.
+already captured) are illegal. The game has cycles; it is solved by the loopy
+solver with un-moves (a knight jumps back) and has draws.
 
 State vector: ``[turn, wk, bk, wn, bn]`` (turn 0 = white; square = rank0 * cols + file,
 rank0 counted from the bottom).
@@ -100,6 +100,41 @@ def primitive(data, state, move_count):
     return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
+@jit
+def parents(data, tier, local, out, state, other):
+    """Un-moves: the player who just moved had their knight one knight's jump away, on
+    a free square, with the jump not blocked (``--jump-block``) by the other pieces.
+    Exact: every parent is a legal position that moves here."""
+    params, jumps = data
+    decode(data, tier, local, state)
+    piece = WN if state[0] == 1 else BN  # the knight of the player who just moved
+    here = state[piece]
+    count = 0
+    for step in range(8):
+        there = jumps[here, step, 0]
+        if there < 0 or _occupied_by_others(state, piece, there):
+            continue
+        back = (step + 4) % 8  # the jump from there to here
+        if params[JUMP_BLOCK] and (_occupied_by_others(state, piece, jumps[there, back, 1])
+                                   or _occupied_by_others(state, piece, jumps[there, back, 2])):
+            continue
+        other[:] = state
+        other[piece] = there
+        other[0] = 1 - state[0]
+        out[count] = encode(data, other)[1] << 1
+        count += 1
+    return count
+
+
+@jit(inline="always")
+def _occupied_by_others(state, piece, square):
+    """Is ``square`` taken by one of the three pieces other than ``piece``?"""
+    for other in range(WK, BN + 1):
+        if other != piece and state[other] == square:
+            return True
+    return False
+
+
 def jump_table(rows: int, cols: int) -> np.ndarray:
     """For each square and knight step: the target square, and the two squares that
     block it with --jump-block (the orthogonal neighbour along the long leg and the
@@ -130,7 +165,7 @@ class KnightsDance(Game):
                "next to it in the direction of its jump"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, parents=parents)
     state_fields = "turn (0 = white), then squares of white king, black king, white knight, " \
                    "black knight (rank0 * cols + file, a1 = 0)"
 
@@ -142,6 +177,7 @@ class KnightsDance(Game):
                               dtype=np.int64), jump_table(rows, cols))
         self.state_size = 5
         self.max_moves = 8
+        self.max_parents = 8
         self.loopy = True
         self.remoteness_bound = None
         self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "

@@ -8,7 +8,8 @@ game is Nim on the gaps ``b``.
 Index: a row is one of ``C(cols, 2)`` states ranked by gap, widest first, then by
 ``a``; rows are the digits of a mixed-radix number, times 2 plus the turn. A forward
 move narrows a gap, so it leads to a higher index (the bottom-up solver's order);
-with ``--backward`` the game has cycles and is solved by retrograde analysis.
+with ``--backward`` the game has cycles and is solved by the loopy solver, with
+un-moves (a piece steps back to where it came from).
 
 State vector: ``[turn, a1, b1, c1, a2, b2, c2, ...]`` (turn 0 = L).
 """
@@ -92,6 +93,30 @@ def do_move(data, state, move, child):
 
 
 @jit
+def parents(data, tier, local, out, state, other):
+    """Un-moves: in one row, the piece of the player who just moved stood anywhere it
+    could have moved here from (further back, or with ``--backward`` also nearer).
+    Exact: every parent has this move."""
+    params = data[0]
+    decode(data, tier, local, state)
+    mover = 1 - state[0]
+    count = 0
+    for row in range(params[ROWS]):
+        behind = 1 + 3 * row if mover == 0 else 3 + 3 * row  # empty cells behind the piece
+        room = state[behind] + state[2 + 3 * row]  # where the piece can stand in this row
+        for before in range(room + 1):
+            if before == state[behind] or (before > state[behind] and not params[BACKWARD]):
+                continue  # no move; or a forward move would have come from further back
+            other[:] = state
+            other[behind] = before
+            other[2 + 3 * row] = room - before
+            other[0] = mover
+            out[count] = encode(data, other)[1] << 1
+            count += 1
+    return count
+
+
+@jit
 def primitive(data, state, move_count):
     return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
 
@@ -120,7 +145,7 @@ class Northcott(Game):
         Option("backward", bool, False, "pieces may also move away from the opponent (cycles)"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, parents=parents)
     state_fields = "turn (0 = L, 1 = R), then a, b, c of each row"
 
     def build(self) -> None:
@@ -135,6 +160,7 @@ class Northcott(Game):
                               dtype=np.int64), row_a, row_b, gap_offset)
         self.state_size = 1 + 3 * rows
         self.max_moves = rows * max(cols - 2, 0)
+        self.max_parents = self.max_moves
         self.loopy = self.options["backward"]
         self.remoteness_bound = None if self.loopy else rows * (cols - 2)
         self.hasher = {"name": "mixed-radix", "digits": "row states (widest gap first), turn",

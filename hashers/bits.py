@@ -1,6 +1,8 @@
 """Bit-board helpers shared by the hash schemes and the games (numba, int64 masks).
 
-Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 63 cells.
+Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 64 cells;
+bit 63 is the sign bit, so masks move down with ``shift_down`` (a logical shift),
+never with ``>>``, and a full board is ``full_mask(cells)``.
 ``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations done a byte at a
 time with 64 KiB lookup tables, which numba freezes into the compiled code; ``permute``
 moves every cell of a mask by a permutation (a mirror, a reversal) the same way, with
@@ -22,7 +24,7 @@ from numba.extending import intrinsic
 
 from solver.jit import jit
 
-MAX_CELLS = 63
+MAX_CELLS = 64
 
 
 @intrinsic
@@ -39,6 +41,30 @@ def _cttz(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return types.int64(types.int64), codegen
+
+
+@jit(inline="always")
+def shift_down(mask: int, count: int) -> int:
+    """``mask`` shifted down by ``count`` bits, zeros coming in at the top (also for
+    masks with bit 63 set, where ``>>`` would copy the sign bit).
+
+    >>> shift_down(-1, 60)
+    15
+    """
+    return np.int64(np.uint64(mask) >> np.uint64(count))
+
+
+@jit(inline="always")
+def full_mask(cells: int) -> int:
+    """The mask of cells 0..cells-1 (every bit for 64 cells)."""
+    if cells >= 64:
+        return np.int64(-1)
+    return (np.int64(1) << cells) - 1
+
+
+def as_mask(value: int) -> np.int64:
+    """A Python int of up to 64 bits as the int64 mask with the same bits."""
+    return np.uint64(value & ((1 << 64) - 1)).view(np.int64) if value >= 0 else np.int64(value)
 
 
 @jit(inline="always")
@@ -82,8 +108,8 @@ def extract_bits(source: int, mask: int) -> int:
         mask_byte = mask & 255
         result |= BYTE_EXTRACT[mask_byte, source & 255] << shift
         shift += BYTE_POPCOUNT[mask_byte]
-        mask >>= 8
-        source >>= 8
+        mask = shift_down(mask, 8)
+        source = shift_down(source, 8)
     return result
 
 
@@ -100,9 +126,9 @@ def deposit_bits(source: int, mask: int) -> int:
         mask_byte = mask & 255
         width = BYTE_POPCOUNT[mask_byte]
         result |= BYTE_DEPOSIT[mask_byte, source & ((1 << width) - 1)] << shift
-        source >>= width
+        source = shift_down(source, width)
         shift += 8
-        mask >>= 8
+        mask = shift_down(mask, 8)
     return result
 
 
@@ -127,6 +153,6 @@ def permute(mask: int, tables: np.ndarray, which: int) -> int:
     position = 0
     while mask != 0:
         image |= tables[which, position, mask & 255]
-        mask >>= 8
+        mask = shift_down(mask, 8)
         position += 1
     return image

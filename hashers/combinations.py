@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hashers.bits import BYTE_POPCOUNT, MAX_CELLS
+from hashers.bits import BYTE_POPCOUNT, MAX_CELLS, shift_down
 from solver.jit import jit
 
 
@@ -35,7 +35,7 @@ def _binomials(n_max: int, k_max: int) -> np.ndarray:
 #: The most subset elements that can lie below byte position 7 of a mask.
 _MAX_BELOW = 56
 
-#: BINOMIAL[n, k] = C(n, k) for 0 <= n <= 63, 0 <= k <= 65 (0 when k > n).
+#: BINOMIAL[n, k] = C(n, k) for 0 <= n <= 64, 0 <= k <= 65 (0 when k > n).
 BINOMIAL = _binomials(MAX_CELLS, _MAX_BELOW + 9)
 
 
@@ -79,7 +79,7 @@ def rank_subset(mask: int) -> int:
         byte = mask & 255
         rank += RANK_BY_BYTE[position, below, byte]
         below += BYTE_POPCOUNT[byte]
-        mask >>= 8
+        mask = shift_down(mask, 8)
         position += 1
     return rank
 
@@ -100,7 +100,8 @@ def unrank_subset(rank: int, k: int, n: int) -> int:
 
 @jit(inline="always")
 def next_subset(mask: int) -> int:
-    """The subset of the same size with the next colex rank (Gosper's hack)."""
+    """The subset of the same size with the next colex rank (Gosper's hack; for
+    subsets below cell 62, so that the next one still fits)."""
     lowest = mask & -mask
     ripple = mask + lowest
     return (((ripple ^ mask) >> 2) // lowest) | ripple

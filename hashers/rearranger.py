@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from hashers.bits import deposit_bits, extract_bits, popcount
+from hashers.bits import deposit_bits, extract_bits, full_mask, popcount
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from solver.jit import jit
 
@@ -34,7 +34,7 @@ def board_count(cells: int, first: int, second: int) -> int:
 @jit(inline="always")
 def rank_board(first_mask: int, second_mask: int, cells: int) -> int:
     """Rank of a board among the boards with the same piece counts."""
-    free = ((1 << cells) - 1) & ~first_mask
+    free = full_mask(cells) & ~first_mask
     second_rank = rank_subset(extract_bits(second_mask, free))
     return rank_subset(first_mask) * subset_count(cells - popcount(first_mask), popcount(second_mask)) + second_rank
 
@@ -44,7 +44,7 @@ def unrank_board(rank: int, cells: int, first: int, second: int) -> tuple[int, i
     """The (first_mask, second_mask) board of a given rank; inverse of ``rank_board``."""
     second_boards = subset_count(cells - first, second)
     first_mask = unrank_subset(rank // second_boards, first, cells)
-    free = ((1 << cells) - 1) & ~first_mask
+    free = full_mask(cells) & ~first_mask
     second_mask = deposit_bits(unrank_subset(rank % second_boards, second, cells - first), free)
     return first_mask, second_mask
 

@@ -5,12 +5,18 @@
     python scripts/build_db.py --help
 """
 
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
 
-from databases.cli import build_main  # noqa: E402
+from databases.cli import EXIT_INTERRUPTED, build_main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(build_main())
+    code = build_main()
+    if code == EXIT_INTERRUPTED:  # do not wait for solver threads still running a kernel
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

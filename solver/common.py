@@ -1,4 +1,10 @@
-"""Pieces shared by the solvers: the per-game kernel contract, statistics, progress."""
+"""Pieces shared by the solvers: what they need from a game, tier types, statistics,
+contract failures and progress output.
+
+The game side of the contract (which numba functions a game module writes, and how
+``expand`` and ``parents`` are composed from them) is documented in one place:
+``games/base.py``. This module states what the solvers themselves rely on.
+"""
 
 from __future__ import annotations
 
@@ -6,54 +12,103 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Callable, Protocol
 
 import numpy as np
 from tqdm import tqdm
 
 from solver.jit import jit
-from solver.values import DRAW, LOSE, TIE, VALUE_NAMES, WIN
+from solver.values import (
+    DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_BITS, VALUE_MASK, VALUE_NAMES, WIN, record_none,
+)
 
 #: Columns of the ``out`` array that ``expand`` fills, one row per move.
 CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
-#: Child tier of a move to a finished game that is not indexed (see SolvableGame).
+#: Child tier of a move to a finished game that is not indexed; its CHILD_INDEX
+#: column holds the finished game's value code for the player to move there.
 TERMINAL = -1
 
-#: Called with (tier, values, remoteness) as soon as a tier is solved.
-#: Remoteness arrays are uint8 or uint16; the dtype's maximum means "none".
-TierSink = Callable[[int, np.ndarray, np.ndarray], None]
+#: Called with (tier, records) as soon as a tier is solved (records: see solver.values).
+TierSink = Callable[[int, np.ndarray], None]
+
+
+class TierType(IntEnum):
+    """How a tier is solved (GamesmanOne's tier types).
+
+    IMMEDIATE: every move leaves the tier (for tiers already solved); solved in
+      chunks in any order.
+    SWEEP: moves may stay in the tier, and then lead to a higher local index; the
+      tier is swept from its highest index down.
+    LOOPY: moves inside the tier may form cycles; retrograde analysis inside the
+      tier (solver/loopy.py).
+    """
+
+    IMMEDIATE = 0
+    SWEEP = 1
+    LOOPY = 2
 
 
 class SolvableGame(Protocol):
-    """What a solver needs from a game (``games.base.Game`` provides it).
-
-    ``expand(data, tier, local, out, state, child, moves) -> int`` is a numba function:
-    ``> 0``: that many moves, one row of ``out`` each (child tier, child local index,
-    1 if the same player moves again, move code); ``< 0``: a primitive position whose
-    value code is the negation; ``0``: the index is not a legal position.
-
-    A move to a finished game that the index space does not hold (a *terminal*
-    child) has child tier ``TERMINAL`` (-1) and, in place of the local index, the
-    child's value code for the player to move there; its remoteness is 0.
-    ``state``, ``child`` and ``moves`` are scratch arrays of ``state_size``,
-    ``state_size`` and ``max_moves`` int64.
-    """
+    """What the solvers need from a game (``games.base.Game`` provides all of it;
+    the meaning of ``expand`` and ``parents`` is documented in ``games/base.py``)."""
 
     name: str
     data: tuple
     state_size: int
     max_moves: int
+    max_parents: int
     kernel_label: str
+    remoteness_bound: int | None
     expand: Callable
+    parents: Callable | None
 
     @property
     def tier_sizes(self) -> np.ndarray: ...
 
     def tier_children(self, tier: int) -> set[int]: ...
 
+    def tier_type(self, tier: int) -> TierType: ...
+
 
 class SolverError(RuntimeError):
     """The game broke the solver's contract (a bug in a game module)."""
+
+
+# Contract failures a kernel reports as (kind, local, child tier, child local):
+CHILD_TIER_NOT_SOLVED = 1     # a move leads to a tier that is neither this one nor solved
+CHILD_OUT_OF_RANGE = 2        # a move leads to an index beyond its tier's size
+CHILD_ILLEGAL = 3             # a move leads to an index the game marks illegal
+CHILD_NONCANONICAL = 4        # a move leads to an index that is not its class's representative
+CHILD_NOT_YET_SOLVED = 5      # a sweep tier's move leads to a lower index of the same tier
+REMOTENESS_OVERFLOW = 6       # a remoteness beyond what the records can hold
+PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the tier's size
+TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
+
+#: Columns of a kernel's failure array: the first failure it met.
+FAIL_KIND, FAIL_LOCAL, FAIL_CHILD_TIER, FAIL_CHILD_LOCAL = 0, 1, 2, 3
+
+
+def no_failure() -> np.ndarray:
+    """A fresh failure array for one kernel call (kind 0 = none)."""
+    return np.zeros(4, dtype=np.int64)
+
+
+@jit(inline="always")
+def report_failure(failure, kind, local, child_tier, child_local):
+    """Remember a contract failure; the lowest local index wins, so the report does
+    not depend on how a tier was split between threads."""
+    if failure[FAIL_KIND] == 0 or local < failure[FAIL_LOCAL]:
+        failure[FAIL_KIND] = kind
+        failure[FAIL_LOCAL] = local
+        failure[FAIL_CHILD_TIER] = child_tier
+        failure[FAIL_CHILD_LOCAL] = child_local
+
+
+def first_failure(failures: list[np.ndarray]) -> np.ndarray | None:
+    """The failure with the lowest local index among several kernel calls, or None."""
+    found = [f for f in failures if f[FAIL_KIND] != 0]
+    return min(found, key=lambda f: int(f[FAIL_LOCAL])) if found else None
 
 
 @dataclass
@@ -65,11 +120,29 @@ class SolveStats:
     compile_seconds: float = 0.0
     peak_bytes: int = 0
 
-    def add_tier(self, values: np.ndarray, remoteness: np.ndarray) -> None:
-        self.counts += np.bincount(values, minlength=len(VALUE_NAMES))[:len(VALUE_NAMES)]
-        decided = remoteness[remoteness != np.iinfo(remoteness.dtype).max]
-        if decided.size:
-            self.max_remoteness = max(self.max_remoteness, int(decided.max()))
+    def add(self, counts: np.ndarray, max_remoteness: int) -> None:
+        self.counts += counts
+        self.max_remoteness = max(self.max_remoteness, int(max_remoteness))
+
+
+def tier_summary(records: np.ndarray) -> tuple[np.ndarray, int]:
+    """(count per value code, largest remoteness) of a solved tier's records."""
+    counts = np.zeros(VALUE_MASK + 1, dtype=np.int64)
+    longest = _summarise(records, record_none(records.dtype), counts)
+    return counts[:len(VALUE_NAMES)], int(longest)
+
+
+@jit
+def _summarise(records, none, counts):
+    """One pass, no temporary arrays: counts per value code; returns the largest
+    remoteness."""
+    longest = 0
+    for record in records:
+        counts[record & VALUE_MASK] += 1
+        distance = record >> VALUE_BITS
+        if distance != none and distance > longest:
+            longest = distance
+    return longest
 
 
 def progress_bar(total: int, description: str, enabled: bool) -> tqdm:
@@ -109,8 +182,21 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
     return value
 
 
+@jit(inline="always")
+def child_problem(value: int) -> int:
+    """The contract failure of a solved child's value code, or 0 if it may be read."""
+    if value == ILLEGAL:
+        return CHILD_ILLEGAL
+    if value == NONCANONICAL:
+        return CHILD_NONCANONICAL
+    if value == WIN or value == LOSE or value == TIE or value == DRAW:
+        return 0
+    return CHILD_NOT_YET_SOLVED
+
+
 __all__ = [
-    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "DRAW", "TERMINAL", "TIE",
+    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "progress_bar", "announced", "scratch",
+    "child_problem", "first_failure", "no_failure", "progress_bar", "announced",
+    "report_failure", "scratch", "tier_summary",
 ]

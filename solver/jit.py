@@ -76,7 +76,13 @@ def jit(function: Callable | None = None, **options: Any):
     return compile_lazily if function is None else compile_lazily(function)
 
 
-_specialised: dict[tuple[Callable, str], Callable] = {}
+_specialised: dict[tuple, Callable] = {}
+
+
+def _binding_names(bindings: dict[str, Callable]) -> tuple[tuple[str, str], ...]:
+    """What identifies the bound functions: their names and where they are defined."""
+    return tuple((name, f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', repr(f))}")
+                 for name, f in sorted(bindings.items()))
 
 
 def specialise(template: Callable, label: str, **bindings: Callable) -> Callable:
@@ -84,8 +90,10 @@ def specialise(template: Callable, label: str, **bindings: Callable) -> Callable
 
     ``template`` is a plain Python function that calls, for example, ``expand(...)``
     as a global; ``specialise(template, "ttt", expand=ttt_expand)`` returns a cached
-    numba dispatcher named ``<template>__ttt`` in which ``expand`` is the game's.
-    The same (template, label) always returns the same dispatcher.
+    numba dispatcher named ``<template>__ttt_<digest>`` in which ``expand`` is the
+    game's. The digest names the bound functions, so the same label with other
+    functions never shares a dispatcher, in memory or in numba's disk cache (which
+    knows a function by its name).
 
     >>> def _apply(x):
     ...     return f(x)
@@ -93,11 +101,13 @@ def specialise(template: Callable, label: str, **bindings: Callable) -> Callable
     >>> g(4)
     8
     """
-    key = (template, label)
+    names = _binding_names(bindings)
+    key = (template, label, names)
     if key not in _specialised:
         namespace = dict(template.__globals__)
         namespace.update(bindings)
-        name = f"{template.__name__}__{label}"
+        digest = hashlib.sha256(repr(names).encode()).hexdigest()[:8]
+        name = f"{template.__name__}__{label}_{digest}"
         copy = types.FunctionType(template.__code__, namespace, name, template.__defaults__)
         copy.__qualname__ = name
         copy.__module__ = template.__module__

@@ -14,22 +14,22 @@ from databases import VALUES, open_database
 from databases.build import BuildRefused, build_database
 from databases.format import FORMAT_NAME, FORMAT_VERSION
 from games import make_game
-from solver.bottom_up import solve_bottom_up
-from solver.retrograde import solve_retrograde
+from solver import tiers
+from solver.values import split_records
 
 
 @pytest.mark.parametrize("name, options", [
     ("ttt", {"rows": 3, "cols": 3}),
     ("northcott", {"rows": 2, "cols": 5, "backward": True}),
-    ("1210", {"target": 300, "max_step": 2}),  # remoteness beyond 254: stored as uint16
+    ("1210", {"target": 600, "max_step": 2}),  # remoteness beyond 254: stored as uint16
 ])
 def test_file_holds_exactly_what_the_solver_computed(tmp_path, name, options):
     game = make_game(name, **options)
-    arrays = {}
-    solver = solve_retrograde if game.loopy else solve_bottom_up
-    solver(game, threads=1, progress=False, sink=lambda t, v, r: arrays.__setitem__(t, (v.copy(), r.copy())))
-    values = np.concatenate([arrays[t][0] for t in range(game.tiers.count)])
-    remoteness = np.concatenate([arrays[t][1] for t in range(game.tiers.count)])
+    kept = {}
+    tiers.solve(game, threads=1, progress=False,
+                sink=lambda tier, records, counts, longest: kept.__setitem__(tier, records.copy()))
+    records = np.concatenate([kept[t] for t in range(game.tiers.count)])
+    values, remoteness = split_records(records, np.dtype(np.uint16))
 
     report = build_database(game, tmp_path / "x.h5", progress=False)
     with open_database(tmp_path / "x.h5") as db:
@@ -51,9 +51,10 @@ def test_file_holds_exactly_what_the_solver_computed(tmp_path, name, options):
         for key in ("build_seconds", "solve_seconds", "compile_seconds", "numba_version",
                     "package_version", "created_utc", "numpy_version", "h5py_version"):
             assert key in attrs
-        expected_dtype = np.uint16 if game.loopy or name == "1210" else np.uint8
+        expected_dtype = np.uint16 if name == "1210" else np.uint8  # the smallest that holds it
         assert db._remoteness.dtype == expected_dtype
         assert db._values.compression == "gzip" and db._values.chunks is not None
+        assert db._values.fletcher32 and db._remoteness.fletcher32
 
 
 def test_lookup_and_moves(database):
@@ -171,7 +172,7 @@ def test_unknown_files_are_refused(database, tmp_path):
     with pytest.raises(ValueError, match="different index layout"):
         open_database(tmp_path / "c.h5")
     (tmp_path / "d.h5").write_text("not hdf5")
-    with pytest.raises(ValueError, match="not a readable HDF5 file"):
+    with pytest.raises(ValueError, match="not a readable database file"):
         open_database(tmp_path / "d.h5")
     with pytest.raises(FileNotFoundError):
         open_database(tmp_path / "missing.h5")
@@ -188,16 +189,14 @@ def test_build_refuses_when_memory_is_short(tmp_path, monkeypatch):
     assert (tmp_path / "x.h5").exists()
 
 
-def test_failed_build_leaves_no_file(tmp_path, monkeypatch):
-    import solver.bottom_up as bottom_up
-
+def test_failed_build_leaves_no_database_file(tmp_path, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(bottom_up, "solve_bottom_up", explode)
+    monkeypatch.setattr(tiers, "solve", explode)
     with pytest.raises(RuntimeError):
         build_database(make_game("ttt", rows=2, cols=2, k=2), tmp_path / "x.h5", progress=False)
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["x.h5.partial"]  # kept for a resume
 
 
 def test_custom_start_is_recorded(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from databases import open_database
 from databases.build import build_database
 from games import make_game
-from solver.bottom_up import estimate_peak_bytes, solve_bottom_up
+from solver import tiers
 from solver.values import NONCANONICAL
 
 from conftest import legal_indices
@@ -53,35 +53,32 @@ def test_symmetry_is_reported(tmp_path):
     ("clobber", {"rows": 3, "cols": 4, "symmetry": True}),
 ])
 def test_results_do_not_depend_on_the_number_of_threads(name, options, monkeypatch):
-    import solver.bottom_up as bottom_up
-
-    monkeypatch.setattr(bottom_up, "CHUNK", 1 << 10)  # many chunks even on a small board
+    monkeypatch.setattr(tiers, "CHUNK", 1 << 10)  # many chunks even on a small board
     game = make_game(name, **options)
     results = []
     for threads in (1, 2):
-        arrays = {}
-        solve_bottom_up(game, threads=threads, progress=False,
-                        sink=lambda t, v, r: arrays.__setitem__(t, (v.copy(), r.copy())))
-        results.append(arrays)
+        kept = {}
+        tiers.solve(game, threads=threads, progress=False,
+                    sink=lambda tier, records, counts, longest: kept.__setitem__(tier, records.copy()))
+        results.append(kept)
     assert results[0].keys() == results[1].keys()
-    for tier, (values, remoteness) in results[0].items():
-        assert np.array_equal(values, results[1][tier][0])
-        assert np.array_equal(remoteness, results[1][tier][1])
+    for tier, records in results[0].items():
+        assert np.array_equal(records, results[1][tier])
 
 
 def test_peak_memory_is_a_few_tiers_not_the_whole_game():
-    # a chain of tiers: the tier being solved, the one it reads, and that one's copy
+    # a chain of tiers: the tier being solved and the one it reads
     game = make_game("domineering", rows=4, cols=5)
-    stats = solve_bottom_up(game, threads=2, progress=False)
-    assert stats.peak_bytes <= 3 * 2 * int(game.tier_sizes.max())  # 2 bytes a position
-    assert stats.peak_bytes == estimate_peak_bytes(game, 2)
+    stats = tiers.solve(game, threads=2, progress=False)
+    assert stats.peak_bytes <= 2 * int(game.tier_sizes.max())  # 1-byte records
+    assert stats.peak_bytes == tiers.estimate_peak_bytes(game, 2)
     # a three-dimensional tier graph: well under half of the game at once; which tiers
     # overlap depends on timing, so the estimate (a simulation) is only close
     game = make_game("breakthrough", rows=5, cols=3)
-    stats = solve_bottom_up(game, threads=2, progress=False)
-    whole = int(game.tier_sizes.sum()) * 2  # uint8 value and remoteness
+    stats = tiers.solve(game, threads=2, progress=False)
+    whole = int(game.tier_sizes.sum()) * tiers.records_type(game).itemsize
     assert stats.peak_bytes < whole / 2
-    assert stats.peak_bytes <= 1.25 * estimate_peak_bytes(game, 2)
+    assert stats.peak_bytes <= 1.25 * tiers.estimate_peak_bytes(game, 2)
 
 
 class _Recorder:

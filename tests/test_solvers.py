@@ -1,5 +1,7 @@
-"""The two numba solvers against each other and against the reference solver on random
-move graphs: with and without cycles, ties, passes and same-player-moves-again moves."""
+"""The tier solver on random move graphs, against the plain-Python reference solver:
+tiers with and without cycles, moves between tiers, ties, draws, passes, illegal
+nodes, terminal moves and same-player-moves-again moves; both ways of solving a
+loopy tier (un-moves and value iteration); threads; and the contract checks."""
 
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import pytest
 
 from games import make_game
 from reference.solve import solve as reference_solve
-from solver.bottom_up import solve_bottom_up
-from solver.common import SolverError
+from solver import loopy, tiers
+from solver.common import SolverError, TierType
 from solver.jit import jit
-from solver.retrograde import solve_retrograde
-from solver.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from solver.tiers import solve
+from solver.values import (
+    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, record_none,
+)
 
 NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 
@@ -24,62 +28,134 @@ NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 @jit(cache=False)
 def graph_expand(data, tier, local, out, state, child, moves):
     """A game given as explicit arrays: edge lists, same-mover flags, primitive codes.
-    A negative target is a move to an unindexed finished game with value -target."""
-    starts, targets, same_mover, primitives = data
-    if primitives[local] != UNDECIDED:
-        return -np.int64(primitives[local])
+    Targets are global node numbers; a negative target is a move to an unindexed
+    finished game with value -target."""
+    offsets, starts, targets, same_mover, primitives, node_tier, _, _ = data
+    node = offsets[tier] + local
+    if primitives[node] != UNDECIDED:
+        return -np.int64(primitives[node])
     count = 0
-    for edge in range(starts[local], starts[local + 1]):
-        out[count, 0] = 0 if targets[edge] >= 0 else -1
-        out[count, 1] = targets[edge] if targets[edge] >= 0 else -targets[edge]
+    for edge in range(starts[node], starts[node + 1]):
+        target = targets[edge]
+        if target >= 0:
+            out[count, 0] = node_tier[target]
+            out[count, 1] = target - offsets[node_tier[target]]
+        else:
+            out[count, 0] = -1
+            out[count, 1] = -target
         out[count, 2] = same_mover[edge]
         out[count, 3] = edge
         count += 1
     return count
 
 
-# The compiled solver kernels embed graph_expand; name them after this file's
+@jit(cache=False)
+def graph_parents(data, tier, local, out, state, other):
+    """In-tier reverse edges: ``(parent local << 1) | same_mover``."""
+    offsets, _, _, _, _, _, parent_starts, parent_list = data
+    node = offsets[tier] + local
+    count = 0
+    for k in range(parent_starts[node], parent_starts[node + 1]):
+        out[count] = parent_list[k]
+        count += 1
+    return count
+
+
+# The compiled solver kernels embed these functions; name them after this file's
 # contents so that an edited test never loads a stale kernel from the cache.
 _LABEL = "graphtest_" + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
 
 class GraphGame:
-    """A random move graph in the solver's contract and in the reference's."""
+    """A move graph in tiers, in the solver's contract and in the reference's.
+
+    ``edges[node]`` lists (target node, same_mover); a negative target is a move to
+    a finished game that is not indexed, with value code -target. Tiers in
+    ``loopy_tiers`` are LOOPY, the others SWEEP (their moves inside the tier must go
+    to higher nodes)."""
 
     name = "graph"
     state_size = 1
-    kernel_label = _LABEL
+    remoteness_bound = None
 
-    def __init__(self, seed: int, size: int, acyclic: bool, same_mover_share: float,
-                 terminal_share: float = 0.0):
+    def __init__(self, sizes, edges, primitives, loopy_tiers=(), use_parents=True):
+        self.tier_sizes = np.array(sizes, dtype=np.int64)
+        self.loopy_tiers = set(loopy_tiers)
+        self.edges = edges
+        self.primitives = np.array(primitives, dtype=np.int64)
+        self.use_parents = use_parents
+        self.declared: dict[int, set[int]] = {}
+        self.rebuild()
+
+    @classmethod
+    def random(cls, seed, sizes, loopy=(), same_mover_share=0.0, terminal_share=0.0,
+               use_parents=True, illegal_share=0.3):
+        """Tier t's nodes move inside tier t (to any node if t is loopy, else only to
+        higher ones) or to nodes of lower tiers. ``loopy``: True for every tier, or a set."""
         rng = random.Random(seed)
-        self.edges: list[list[tuple[int, int]]] = []
-        self.primitives = np.full(size, UNDECIDED, dtype=np.int64)
-        for node in range(size):
-            later = range(node + 1, size) if acyclic else range(size)
-            count = 0 if (not later or rng.random() < 0.2) else rng.randint(1, 4)
-            targets = [-rng.choice([WIN, LOSE, LOSE, TIE]) if rng.random() < terminal_share
-                       else rng.choice(later) for _ in range(count)]
-            self.edges.append([(t, int(rng.random() < same_mover_share)) for t in targets])
+        loopy = set(range(len(sizes))) if loopy is True else set(loopy or ())
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        total = int(offsets[-1])
+        edges, primitives = [], [UNDECIDED] * total
+        for node in range(total):
+            tier = int(np.searchsorted(offsets, node, side="right")) - 1
+            inside = range(int(offsets[tier]), int(offsets[tier + 1])) if tier in loopy \
+                else range(node + 1, int(offsets[tier + 1]))
+            below = range(0, int(offsets[tier]))
+            targets = []
+            for _ in range(0 if rng.random() < 0.15 else rng.randint(1, 4)):
+                roll = rng.random()
+                if roll < terminal_share:
+                    targets.append(-rng.choice([WIN, LOSE, LOSE, TIE]))
+                elif (roll < 0.7 or not below) and inside:
+                    targets.append(rng.choice(inside))
+                elif below:
+                    targets.append(rng.choice(below))
+            edges.append([(t, int(rng.random() < same_mover_share)) for t in targets])
             if not targets:
-                self.primitives[node] = rng.choice([WIN, LOSE, LOSE, TIE])
-        if not acyclic:  # a few illegal nodes that nothing points to
-            pointed = {t for edges in self.edges for t, _ in edges if t >= 0}
-            for node in range(size):
-                if node not in pointed and rng.random() < 0.3:
-                    self.primitives[node] = ILLEGAL
-                    self.edges[node] = []
-        flat = [edge for edges in self.edges for edge in edges]
-        starts = np.zeros(size + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([len(edges) for edges in self.edges])
-        self.data = (starts, np.array([t for t, _ in flat] or [0], dtype=np.int64),
-                     np.array([s for _, s in flat] or [0], dtype=np.int64), self.primitives)
-        self.max_moves = max(4, max(len(edges) for edges in self.edges))
-        self.tier_sizes = np.array([size], dtype=np.int64)
+                primitives[node] = rng.choice([WIN, LOSE, LOSE, TIE])
+        pointed = {t for node_edges in edges for t, _ in node_edges if t >= 0}
+        for node in range(total):  # a few illegal nodes that nothing points to
+            if node not in pointed and rng.random() < illegal_share:
+                primitives[node] = ILLEGAL
+                edges[node] = []
+        return cls(sizes, edges, primitives, loopy, use_parents)
+
+    def rebuild(self):
+        """The numba data from ``edges`` and ``primitives``."""
+        sizes = self.tier_sizes
+        offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum(sizes)
+        total = int(offsets[-1])
+        node_tier = np.repeat(np.arange(len(sizes)), sizes).astype(np.int64)
+        flat = [edge for node_edges in self.edges for edge in node_edges]
+        starts = np.zeros(total + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(node_edges) for node_edges in self.edges])
+        reverse: list[list[int]] = [[] for _ in range(total)]
+        for node, node_edges in enumerate(self.edges):
+            for target, same in node_edges:
+                if target >= 0 and node_tier[target] == node_tier[node]:
+                    reverse[target].append(((node - int(offsets[node_tier[node]])) << 1) | same)
+        parent_starts = np.zeros(total + 1, dtype=np.int64)
+        parent_starts[1:] = np.cumsum([len(r) for r in reverse])
+        self.data = (offsets, starts, np.array([t for t, _ in flat] or [0], dtype=np.int64),
+                     np.array([s for _, s in flat] or [0], dtype=np.int64), self.primitives,
+                     node_tier, parent_starts,
+                     np.array([p for r in reverse for p in r] or [0], dtype=np.int64))
+        self.max_moves = max(4, max(len(node_edges) for node_edges in self.edges))
+        self.max_parents = max(1, max(len(r) for r in reverse))
         self.expand = graph_expand
+        self.parents = graph_parents if self.use_parents else None
+        self.kernel_label = _LABEL + ("_parents" if self.use_parents else "_iterate")
 
     def tier_children(self, tier):
-        return {0}
+        return self.declared.get(tier, set(range(tier + 1)))
+
+    def tier_type(self, tier):
+        return TierType.LOOPY if tier in self.loopy_tiers else TierType.SWEEP
+
+    def position_text(self, tier, local):
+        return f"<node {int(self.data[0][tier]) + local}>"
 
     # the reference solver's protocol; a terminal child is the state ("end", value code)
     def moves(self, node):
@@ -92,61 +168,144 @@ class GraphGame:
         return NAMES.get(code) if code != UNDECIDED else None
 
 
-def _solved(solver, game, threads=2):
+def solved(game, threads=2) -> tuple[np.ndarray, np.ndarray, object]:
+    """(value codes, remoteness with -1 for none, stats) of every node."""
     arrays = {}
+    stats = solve(game, threads=threads, progress=False,
+                  sink=lambda tier, records, counts, longest: arrays.__setitem__(tier, records.copy()))
+    records = np.concatenate([arrays[t] for t in range(len(game.tier_sizes))])
+    values = (records & VALUE_MASK).astype(np.int64)
+    remoteness = (records >> VALUE_BITS).astype(np.int64)
+    remoteness[remoteness == record_none(records.dtype)] = -1
+    return values, remoteness, stats
 
-    def sink(tier, values, remoteness):
-        arrays[tier] = (values.copy(), remoteness.copy())
 
-    stats = solver(game, threads=threads, progress=False, sink=sink)
-    return arrays[0][0], arrays[0][1], stats
-
-
-def _as_reference(values, remoteness):
-    none = np.iinfo(remoteness.dtype).max
-    return {node: (NAMES[v], None if r == none else int(r))
+def as_reference(values, remoteness):
+    return {node: (NAMES[v], None if r < 0 else int(r))
             for node, (v, r) in enumerate(zip(values.tolist(), remoteness.tolist())) if v != ILLEGAL}
 
 
-def _indexed(reference: dict) -> dict:
-    """The reference's results without the terminal pseudo-states."""
-    return {state: result for state, result in reference.items() if not isinstance(state, tuple)}
+def reference(game):
+    legal = [n for n in range(len(game.primitives)) if game.primitives[n] != ILLEGAL]
+    return {s: r for s, r in reference_solve(game, legal).items() if not isinstance(s, tuple)}
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_random_acyclic_graphs(seed):
-    game = GraphGame(seed, size=300, acyclic=True, same_mover_share=0.3 if seed % 2 else 0.0,
-                     terminal_share=0.2 if seed % 3 else 0.0)
-    values, remoteness, _ = _solved(solve_bottom_up, game)
-    expected = _indexed(reference_solve(game, range(300)))
-    assert _as_reference(values, remoteness) == expected
-    retro_values, retro_remoteness, _ = _solved(solve_retrograde, game)
-    assert np.array_equal(values, retro_values) and np.array_equal(remoteness, retro_remoteness)
+def variety(seed):
+    return {"same_mover_share": 0.3 if seed % 2 else 0.0, "terminal_share": 0.2 if seed % 3 else 0.0}
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_random_graphs_with_cycles(seed):
-    game = GraphGame(100 + seed, size=300, acyclic=False,
-                     same_mover_share=0.3 if seed % 2 else 0.0,
-                     terminal_share=0.2 if seed % 3 else 0.0)
-    values, remoteness, stats = _solved(solve_retrograde, game)
-    legal = [n for n in range(300) if game.primitives[n] != ILLEGAL]
-    assert _as_reference(values, remoteness) == _indexed(reference_solve(game, legal))
-    assert stats.counts[ILLEGAL] == 300 - len(legal)
+@pytest.mark.parametrize("seed", range(10))
+def test_random_acyclic_tiers(seed):
+    game = GraphGame.random(seed, [60, 120, 90, 30], **variety(seed))
+    values, remoteness, _ = solved(game)
+    assert as_reference(values, remoteness) == reference(game)
+
+
+@pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
+@pytest.mark.parametrize("seed", range(10))
+def test_random_loopy_tiers(seed, use_parents):
+    game = GraphGame.random(100 + seed, [80, 150, 120], loopy=True, use_parents=use_parents,
+                            **variety(seed))
+    values, remoteness, stats = solved(game)
+    assert as_reference(values, remoteness) == reference(game)
+    assert stats.counts[ILLEGAL] == int((game.primitives == ILLEGAL).sum())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_game_mixing_tier_types_against_the_reference(seed):
+    game = GraphGame.random(300 + seed, [40, 90, 60, 80], loopy={1, 3}, **variety(seed + 1))
+    values, remoteness, _ = solved(game)
+    assert as_reference(values, remoteness) == reference(game)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_acyclic_graph_solved_as_loopy_tiers_gives_the_same_result(seed):
+    sweep = GraphGame.random(seed, [50, 100, 70], **variety(seed))
+    as_loopy = GraphGame.random(seed, [50, 100, 70], **variety(seed))
+    as_loopy.loopy_tiers = {0, 1, 2}
+    first, second = solved(sweep), solved(as_loopy)
+    assert np.array_equal(first[0], second[0]) and np.array_equal(first[1], second[1])
 
 
 def test_random_graphs_cover_every_value():
     seen = set()
-    for seed in range(12):
-        values, _, _ = _solved(solve_retrograde, GraphGame(100 + seed, 300, False, 0.3, 0.2))
+    for seed in range(10):
+        values, _, _ = solved(GraphGame.random(100 + seed, [80, 150, 120], True, **variety(seed)))
         seen |= set(values.tolist())
     assert {WIN, LOSE, TIE, DRAW, ILLEGAL} <= seen
 
 
-def test_bottom_up_refuses_a_cycle_it_cannot_order():
-    game = GraphGame(7, size=50, acyclic=False, same_mover_share=0.0)
-    with pytest.raises(SolverError):
-        _solved(solve_bottom_up, game)
+@pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
+def test_loopy_results_do_not_depend_on_the_number_of_threads(monkeypatch, use_parents):
+    monkeypatch.setattr(tiers, "LOOPY_CHUNK", 16)  # many chunks per phase, shared by threads
+    for seed in range(4):
+        game = GraphGame.random(200 + seed, [300, 600], loopy=True, use_parents=use_parents,
+                                **variety(seed))
+        one, two = solved(game, threads=1), solved(game, threads=2)
+        assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+
+
+def chain(loopy: bool) -> GraphGame:
+    """Tier 0: ten lost positions; tier 1: a chain 10 -> 11 -> ... -> 19 -> a finished
+    game lost for the player to move there."""
+    edges = [[] for _ in range(10)] + [[(node + 1, 0)] for node in range(10, 19)] + [[(-LOSE, 0)]]
+    return GraphGame([10, 10], edges, [LOSE] * 10 + [UNDECIDED] * 10, {1} if loopy else ())
+
+
+@pytest.mark.parametrize("loopy", [False, True], ids=["sweep", "loopy"])
+def test_a_move_into_an_illegal_position_of_a_solved_tier_is_refused(loopy):
+    assert solved(chain(loopy))[0].tolist() == [LOSE] * 10 + [LOSE, WIN] * 5  # unbroken: fine
+    game = chain(loopy)
+    game.primitives[3] = ILLEGAL
+    game.edges[15].append((3, 0))
+    game.rebuild()
+    with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to <node 3> "
+                                          r"\(index 3 of tier 0\), which the game marks illegal"):
+        solved(game)
+
+
+@pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
+@pytest.mark.parametrize("other_move", [False, True], ids=["only-move", "beside-another-move"])
+def test_a_move_into_an_illegal_position_of_the_same_loopy_tier_is_refused(use_parents, other_move):
+    """Node 15's move to the illegal node 12 could change its value; it is refused
+    whether or not node 15 has another move."""
+    game = chain(True)
+    game.use_parents = use_parents
+    game.primitives[12] = ILLEGAL
+    game.edges[12] = []
+    game.edges[11] = [(13, 0)]
+    game.edges[15] = [(12, 0)] + ([(16, 0)] if other_move else [])
+    game.rebuild()
+    with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to <node 12> "
+                                          r"\(index 2 of tier 1\), which the game marks illegal"):
+        solved(game)
+
+
+@pytest.mark.parametrize("loopy", [False, True], ids=["sweep", "loopy"])
+def test_a_move_into_a_tier_that_is_not_declared_is_refused(loopy):
+    game = chain(loopy)
+    game.edges[15].append((4, 0))
+    game.rebuild()
+    game.declared = {1: {1}}
+    with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to tier 0, "
+                                          r"which is not solved before tier 1"):
+        solved(game)
+
+
+def test_a_sweep_tier_moving_down_is_refused():
+    game = chain(False)
+    game.edges[15].append((12, 0))
+    game.rebuild()
+    with pytest.raises(SolverError, match=r"<node 15> .*stays in its sweep tier and leads to "
+                                          r"index 2 of tier 1"):
+        solved(game)
+
+
+def test_a_cycle_between_tiers_is_refused():
+    game = chain(True)
+    game.declared = {0: {0, 1}}
+    with pytest.raises(SolverError, match="cycle"):
+        solved(game)
 
 
 @pytest.mark.parametrize("name, options", [
@@ -154,39 +313,34 @@ def test_bottom_up_refuses_a_cycle_it_cannot_order():
     ("ttt", {"rows": 3, "cols": 3, "diagonal": True}),
     ("northcott", {"rows": 3, "cols": 5, "misere": True}),
 ])
-def test_both_solvers_agree_on_acyclic_games(name, options):
+def test_acyclic_games_solved_as_loopy_give_the_same_result(name, options):
     game = make_game(name, **options)
-    store = {}
-    for solver in (solve_bottom_up, solve_retrograde):
-        arrays = []
-        solver(game, threads=2, progress=False, sink=lambda t, v, r: arrays.append((t, v.copy(), r.copy())))
-        arrays.sort(key=lambda item: item[0])
-        remoteness = np.concatenate([r for _, _, r in arrays]).astype(np.int64)
-        remoteness[remoteness == np.iinfo(arrays[0][2].dtype).max] = -1  # uint8 or uint16 "none"
-        store[solver] = (np.concatenate([v for _, v, _ in arrays]), remoteness)
-    (v1, r1), (v2, r2) = store.values()
-    assert np.array_equal(v1, v2) and np.array_equal(r1, r2)
+    plain = solved(game)
+    as_loopy = make_game(name, **options)
+    as_loopy.tier_type = lambda tier: TierType.LOOPY
+    looped = solved(as_loopy)
+    assert np.array_equal(plain[0], looped[0]) and np.array_equal(plain[1], looped[1])
 
 
 def test_results_do_not_depend_on_the_number_of_threads():
     game = make_game("ttt", rows=3, cols=4)
-    results = []
-    for threads in (1, 2, 3):
-        arrays = {}
-        stats = solve_bottom_up(game, threads=threads, progress=False,
-                                sink=lambda t, v, r: arrays.__setitem__(t, (v.copy(), r.copy())))
-        results.append((stats.counts.tolist(), arrays))
-    for counts, arrays in results[1:]:
-        assert counts == results[0][0]
-        for tier, (values, remoteness) in arrays.items():
-            assert np.array_equal(values, results[0][1][tier][0])
-            assert np.array_equal(remoteness, results[0][1][tier][1])
+    results = [solved(game, threads=threads) for threads in (1, 2, 3)]
+    for values, remoteness, stats in results[1:]:
+        assert np.array_equal(values, results[0][0]) and np.array_equal(remoteness, results[0][1])
+        assert stats.counts.tolist() == results[0][2].counts.tolist()
 
 
-def test_bottom_up_keeps_only_the_tiers_it_needs():
+def test_only_the_tiers_needed_stay_in_memory():
     """Tic-Tac-Toe's tiers form a chain: at most two tiers are in memory at once."""
     game = make_game("ttt", rows=3, cols=4)
-    stats = solve_bottom_up(game, threads=2, progress=False)
+    stats = solve(game, threads=2, progress=False)
     sizes = game.tier_sizes
-    two_largest = np.sort(sizes[:-1] + sizes[1:])[-1]
-    assert stats.peak_bytes <= 3 * (two_largest + max(sizes)) and stats.peak_bytes < 3 * sizes.sum()
+    record_bytes = tiers.records_type(game).itemsize
+    assert stats.peak_bytes <= record_bytes * int((sizes[:-1] + sizes[1:]).max())
+    assert stats.peak_bytes == tiers.estimate_peak_bytes(game, 2)
+
+
+def test_loopy_memory_is_four_bytes_a_position_plus_records():
+    game = make_game("knightsdance", rows=4, cols=4)
+    assert loopy.bytes_per_position(game) == 4
+    assert tiers.estimate_peak_bytes(game, 2) == 4 * game.size

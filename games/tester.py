@@ -1,0 +1,154 @@
+"""The game tester: checks a game against the contract of ``games/base.py`` on its
+whole index space, and names the position and tier that break it.
+
+Meant for small boards (it loops over every index in Python). Every registered game
+runs it in ``tests/test_conformance.py``; run it on a new game while writing it::
+
+    >>> from games import make_game
+    >>> from games.tester import check_game
+    >>> check_game(make_game("northcott", rows=2, cols=4, backward=True))
+    'northcott 2x4 (backward): 72 indices, 72 legal, 224 moves, 224 un-moves checked'
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from games.base import Game
+from solver.common import TERMINAL, TierType
+from solver.values import ILLEGAL, NONCANONICAL
+
+
+class ContractError(AssertionError):
+    """A game breaks its contract; the message names the position and tier."""
+
+
+def _where(game: Game, tier: int, local: int) -> str:
+    try:
+        text = game.position_text(tier, local)
+    except Exception as error:  # the text itself may be what is broken
+        text = f"<cannot print: {error}>"
+    key = game.tiers.keys[tier]
+    return f"{text} (tier {tier} {tuple(key)}, index {local})"
+
+
+def _expanded(game: Game, expand, tier: int, local: int) -> tuple[int, list[tuple[int, ...]]]:
+    width = max(game.max_moves, 1)
+    out = np.zeros((width, 4), np.int64)
+    state, child = np.zeros(game.state_size, np.int64), np.zeros(game.state_size, np.int64)
+    count = int(expand(game.data, tier, local, out, state, child, np.zeros(width, np.int64)))
+    return count, [tuple(int(v) for v in row) for row in out[:max(count, 0)]]
+
+
+def check_game(game: Game) -> str:
+    """Check every index of ``game``; returns a one-line summary, raises ContractError."""
+    tiers = range(game.tiers.count)
+    children = {t: set(game.tier_children(t)) for t in tiers}
+    legal = moves = unmoves = 0
+    preimage: dict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
+    decided: list[tuple[int, int]] = []
+    for tier in tiers:
+        kind = game.tier_type(tier)
+        for local in range(int(game.tier_sizes[tier])):
+            where = _where(game, tier, local)
+            count, rows = _expanded(game, game.expand, tier, local)
+            if game.functions.expand is not None:
+                composed = _expanded(game, game.composed_expand, tier, local)
+                if count != composed[0] or sorted(rows) != sorted(composed[1]):
+                    raise ContractError(f"{game.describe()}: expand differs from the composition of "
+                                        f"the five functions at {where}: {count} {sorted(rows)} vs "
+                                        f"{composed[0]} {sorted(composed[1])}")
+            if count == 0 or count == -NONCANONICAL:
+                continue
+            legal += 1
+            decided.append((tier, local))
+            state = game.state_at(game.tiers.global_index(tier, local))
+            _check_text_and_hash(game, state, tier, local, where)
+            for child_tier, child, same, move in rows:
+                moves += 1
+                if child_tier == TERMINAL:
+                    continue
+                if child_tier not in children[tier]:
+                    raise ContractError(f"{game.describe()}: a move from {where} leads to tier "
+                                        f"{child_tier}, which tier_children({tier}) does not name")
+                if not 0 <= child < int(game.tier_sizes[child_tier]):
+                    raise ContractError(f"{game.describe()}: a move from {where} leads to index "
+                                        f"{child} of tier {child_tier}, outside the tier")
+                target, _ = _expanded(game, game.expand, child_tier, child)
+                if target == 0 or target == -NONCANONICAL:
+                    raise ContractError(f"{game.describe()}: a move from {where} leads to "
+                                        f"{_where(game, child_tier, child)}, which is "
+                                        f"{'illegal' if target == 0 else 'not canonical'}")
+                if child_tier == tier:
+                    if kind == TierType.IMMEDIATE:
+                        raise ContractError(f"{game.describe()}: tier {tier} is IMMEDIATE but "
+                                            f"{where} has a move inside it")
+                    if kind == TierType.SWEEP and child <= local:
+                        raise ContractError(f"{game.describe()}: sweep tier {tier}: the move from "
+                                            f"{where} leads to the lower index {child}")
+                    if count > 0:
+                        preimage[(tier, child)].add((local, same))
+    if game.parents is not None:
+        unmoves = _check_parents(game, decided, preimage)
+    _check_start(game)
+    return (f"{game.describe()}: {game.size:,} indices, {legal:,} legal, {moves:,} moves"
+            + (f", {unmoves:,} un-moves checked" if game.parents is not None else ""))
+
+
+def _check_text_and_hash(game: Game, state: np.ndarray, tier: int, local: int, where: str) -> None:
+    """The state of a legal, canonical index prints, parses back, and hashes to it."""
+    text = game.format(state)
+    try:
+        parsed = game.parse(text)
+    except ValueError as error:
+        raise ContractError(f"{game.describe()}: {where} prints as {text!r}, which parse "
+                            f"refuses: {error}") from None
+    located = game.locate(parsed)
+    if located != (tier, local):
+        raise ContractError(f"{game.describe()}: {where} prints as {text!r}, which hashes to "
+                            f"tier {located[0]} index {located[1]}")
+
+
+def _check_parents(game: Game, decided, preimage) -> int:
+    """The un-move generator gives exactly the positions whose moves reach each
+    position, ignoring the ones the solver skips (illegal or finished)."""
+    width = max(game.max_parents, 1)
+    out = np.zeros(width, np.int64)
+    state, other = np.zeros(game.state_size, np.int64), np.zeros(game.state_size, np.int64)
+    checked = 0
+    for tier, local in decided:
+        if game.tier_type(tier) != TierType.LOOPY:
+            continue
+        count = int(game.parents(game.data, tier, local, out, state, other))
+        if count > width:
+            raise ContractError(f"{game.describe()}: {count} parents of {_where(game, tier, local)}, "
+                                f"more than max_parents = {game.max_parents}")
+        given = set()
+        for code in out[:count].tolist():
+            parent = code >> 1
+            if not 0 <= parent < int(game.tier_sizes[tier]):
+                raise ContractError(f"{game.describe()}: the un-moves of {_where(game, tier, local)} "
+                                    f"give index {parent}, outside the tier")
+            if _expanded(game, game.expand, tier, parent)[0] > 0:  # the solver skips the others
+                given.add((parent, code & 1))
+        expected = preimage.get((tier, local), set())
+        if given != expected:
+            missing = sorted(expected - given)
+            extra = sorted(given - expected)
+            detail = (f"missing {_where(game, tier, missing[0][0])}" if missing else
+                      f"{_where(game, tier, extra[0][0])} has no move here")
+            raise ContractError(f"{game.describe()}: the un-moves of {_where(game, tier, local)} "
+                                f"are wrong: {len(missing)} missing, {len(extra)} extra; {detail}")
+        checked += len(given)
+    return checked
+
+
+def _check_start(game: Game) -> None:
+    start = game.start()
+    if game.format(start) != game.default_start():
+        raise ContractError(f"{game.describe()}: the start {game.default_start()!r} prints back "
+                            f"as {game.format(start)!r}")
+    if game.primitive_value(start) == ILLEGAL:
+        raise ContractError(f"{game.describe()}: the start {game.default_start()!r} is illegal")

@@ -1,0 +1,404 @@
+"""The tier driver: solves every tier of a game in dependency order, each with the
+kernel of its type, on a pool of threads, holding in memory only what is needed.
+
+* A tier is **ready** when every tier its moves reach (other than itself) is solved;
+  ready tiers are taken smallest number first (games number their tiers so that
+  this keeps few in memory) while threads and the memory budget allow.
+* Each tier runs as a sequence of batches of kernel calls on the shared pool:
+  IMMEDIATE tiers in chunks, SWEEP tiers in one sweep (``solver/bottom_up.py``),
+  LOOPY tiers phase by phase and level by level, each phase in chunks
+  (``solver/loopy.py``). Several tiers run at once, so both cores stay busy.
+* Solved tiers are **records** (``solver.values``); a kernel reads the tiers a tier
+  needs through a table of their addresses, without copying them. A solved tier
+  stays in memory until every tier that reads it has finished.
+* Every solved tier goes to a **sink** at once (the builder writes it to disk); a
+  build that resumes passes the tiers already on disk as ``done`` with a ``load``
+  function, and only the rest are solved.
+
+The result does not depend on the number of threads.
+
+    >>> from games import make_game
+    >>> stats = solve(make_game("northcott", rows=1, cols=3, backward=True), progress=False)
+    >>> stats.counts.tolist()  # illegal, win, lose, tie, draw, noncanonical
+    [0, 4, 2, 0, 0, 0]
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable, Generator, Iterable
+
+import numpy as np
+
+from solver import bottom_up, loopy
+from solver.atomic import address_of
+from solver.common import (
+    CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
+    CHILD_TIER_NOT_SOLVED, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND, FAIL_LOCAL,
+    PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, SolvableGame,
+    SolveStats, SolverError, TierType, announced, first_failure, no_failure, progress_bar,
+    tier_summary,
+)
+from solver.values import record_dtype, record_none
+
+#: Positions per chunk of an IMMEDIATE tier (a progress step).
+CHUNK = 1 << 17
+#: Smallest chunk of a loopy tier's phases (fewer, larger calls below this).
+LOOPY_CHUNK = 1 << 16
+
+#: Called with (tier, records, counts per value, largest remoteness) once a tier is solved.
+TierSink = Callable[[int, np.ndarray, np.ndarray, int], None]
+
+
+def tier_type(game: SolvableGame, tier: int) -> TierType:
+    """The game's type for ``tier`` (derived from its moves if the game does not say)."""
+    declared = getattr(game, "tier_type", None)
+    if declared is not None:
+        return TierType(declared(tier))
+    if tier not in game.tier_children(tier):
+        return TierType.IMMEDIATE
+    return TierType.LOOPY if getattr(game, "loopy", False) else TierType.SWEEP
+
+
+def records_type(game: SolvableGame) -> np.dtype:
+    """The dtype of the game's records (uint8 when its remoteness bound allows)."""
+    return record_dtype(getattr(game, "remoteness_bound", None))
+
+
+class TierPlan:
+    """Which tiers can be solved next, and which solved tiers must stay in memory.
+
+    ``done`` tiers (already solved, e.g. on disk) are never started. A solved tier
+    stays until every tier that reads it has finished. Raises SolverError if the tier
+    graph has a cycle (apart from a tier's moves into itself)."""
+
+    def __init__(self, game: SolvableGame, done: Iterable[int] = ()) -> None:
+        count = len(game.tier_sizes)
+        reach = [set(game.tier_children(t)) for t in range(count)]
+        self.children = [sorted(reach[t] - {t, TERMINAL}) for t in range(count)]
+        self.parents: list[list[int]] = [[] for _ in range(count)]
+        for tier, kids in enumerate(self.children):
+            for kid in kids:
+                if not 0 <= kid < count:
+                    raise SolverError(f"{game.name}: tier_children({tier}) names tier {kid}, "
+                                      f"but there are {count} tiers")
+                self.parents[kid].append(tier)
+        self.done = set(done)
+        self.waiting = [len(kids) for kids in self.children]
+        self.readers_left = [sum(1 for p in ps if p not in self.done) for ps in self.parents]
+        self.ready = [t for t in range(count) if self.waiting[t] == 0]
+        heapq.heapify(self.ready)
+        self.unsolved = count
+        self._check_acyclic(game.name)
+        self._skip_done()
+
+    def _check_acyclic(self, name: str) -> None:
+        waiting, ready, seen = list(self.waiting), list(self.ready), 0
+        while ready:
+            tier = ready.pop()
+            seen += 1
+            for parent in self.parents[tier]:
+                waiting[parent] -= 1
+                if waiting[parent] == 0:
+                    ready.append(parent)
+        if seen != len(self.waiting):
+            raise SolverError(f"{name}: the tier graph has a cycle; moves between different "
+                              "tiers must always lead to tiers solved earlier")
+
+    def _skip_done(self) -> None:
+        skipped = [t for t in self.ready if t in self.done]
+        while skipped:
+            tier = skipped.pop()
+            self.ready.remove(tier)
+            heapq.heapify(self.ready)
+            self._solved(tier)
+            skipped = [t for t in self.ready if t in self.done]
+
+    def _solved(self, tier: int) -> None:
+        self.unsolved -= 1
+        for parent in self.parents[tier]:
+            self.waiting[parent] -= 1
+            if self.waiting[parent] == 0:
+                heapq.heappush(self.ready, parent)
+
+    def start(self) -> tuple[int, list[int]]:
+        """Take the next ready tier: (tier, the tiers it reads)."""
+        tier = heapq.heappop(self.ready)
+        return tier, self.children[tier]
+
+    def finish(self, tier: int) -> tuple[bool, list[int]]:
+        """Record a solved tier: (must it stay in memory for later readers, the tiers
+        it read that no tier needs any more)."""
+        self._solved(tier)
+        self._skip_done()
+        freed = []
+        for kid in self.children[tier]:
+            self.readers_left[kid] -= 1
+            if self.readers_left[kid] == 0:
+                freed.append(kid)
+        return self.readers_left[tier] > 0, freed
+
+
+def work_bytes(game: SolvableGame, tier: int) -> int:
+    """Memory a tier takes while it is solved (its own arrays)."""
+    size = int(game.tier_sizes[tier])
+    if tier_type(game, tier) == TierType.LOOPY:
+        return size * loopy.bytes_per_position(game)
+    return size * records_type(game).itemsize
+
+
+def estimate_peak_bytes(game: SolvableGame, threads: int | None = None,
+                        budget: int | None = None) -> int:
+    """The solver's peak memory (tier arrays and records held), simulating the
+    schedule of ``solve`` with tiers finishing in the order they start."""
+    threads = threads or os.cpu_count() or 1
+    sizes = [int(size) for size in game.tier_sizes]
+    record_bytes = records_type(game).itemsize
+    plan, running, resident, peak = TierPlan(game), {}, set(), 0
+    while plan.ready or running:
+        while plan.ready and len(running) < threads:
+            tier = plan.ready[0]
+            held = sum(running.values()) + sum(sizes[t] for t in resident) * record_bytes
+            if running and budget is not None and held + work_bytes(game, tier) > budget:
+                break
+            plan.start()
+            running[tier] = work_bytes(game, tier)
+            peak = max(peak, held + running[tier])
+        tier = next(iter(running))
+        del running[tier]
+        stays, freed = plan.finish(tier)
+        if stays:
+            resident.add(tier)
+        resident.difference_update(freed)
+    return peak
+
+
+def chunks_of(size: int, step: int) -> list[tuple[int, int]]:
+    """[lo, hi) ranges of at most ``step`` covering 0..size-1."""
+    return [(lo, min(lo + step, size)) for lo in range(0, size, max(step, 1))]
+
+
+def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype):
+    """An IMMEDIATE or SWEEP tier as a generator of kernel batches (see loopy.solve_tier)."""
+    kernel = bottom_up.kernel_for(game)
+    records = np.empty(int(game.tier_sizes[tier]), dtype)
+    if tier_type(game, tier) == TierType.SWEEP:
+        addresses[tier] = address_of(records) if records.size else 0
+    sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    failures = [no_failure() for _ in chunks]
+    yield [(kernel, (game.data, tier, lo, hi, addresses, sizes, records, record_none(dtype),
+                     game.state_size, game.max_moves, failure))
+           for (lo, hi), failure in zip(chunks, failures)]
+    failed = first_failure(failures)
+    if failed is not None:
+        raise loopy.ContractFailure(failed)
+    return records, None
+
+
+@dataclass
+class _Running:
+    """A tier being solved: its batch generator and the calls still out."""
+
+    tier: int
+    steps: Generator
+    addresses: np.ndarray
+    positions: int
+    outstanding: int = 0
+    results: list = field(default_factory=list)
+    progressed: bool = False
+
+
+def warm_up(game: SolvableGame) -> float:
+    """Compile (or load) every kernel the game's tiers need; returns the seconds."""
+    began = time.perf_counter()
+    kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
+    dtype = records_type(game)
+    if kinds - {TierType.LOOPY}:
+        bottom_up.warm_up(game, dtype)
+    if TierType.LOOPY in kinds:
+        loopy.warm_up(game, dtype)
+    return time.perf_counter() - began
+
+
+def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = True,
+          sink: TierSink | None = None, done: dict[int, tuple[np.ndarray, int]] | None = None,
+          load: Callable[[int], np.ndarray] | None = None,
+          budget: int | None = None) -> SolveStats:
+    """Solve every tier of ``game``; ``sink`` gets each tier as soon as it is solved.
+
+    ``done`` maps tiers solved earlier to their (counts, largest remoteness), and
+    ``load(tier)`` returns such a tier's records when a tier to solve reads it.
+    ``budget`` (bytes) holds back a tier while others run if it would not fit.
+    Raises SolverError, naming the position and tier, if the game breaks the contract."""
+    threads = threads or os.cpu_count() or 1
+    done = dict(done or {})
+    with announced(f"{game.name}: loading or compiling the numba kernels", progress):
+        stats = SolveStats(compile_seconds=warm_up(game))
+    for counts, longest in done.values():
+        stats.add(counts, longest)
+    dtype = records_type(game)
+    sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    plan = TierPlan(game, done)
+    resident: dict[int, np.ndarray] = {}
+    running: dict[int, _Running] = {}
+    pending: dict[Future, int] = {}
+    remaining = int(sizes.sum()) - sum(int(sizes[t]) for t in done)
+    bar = progress_bar(remaining, f"solving {game.name}", progress)
+
+    def held_bytes() -> int:
+        return sum(records.nbytes for records in resident.values()) + \
+            sum(work_bytes(game, r.tier) for r in running.values())
+
+    def start(tier: int, reads: list[int]) -> None:
+        addresses = np.zeros(len(sizes), dtype=np.int64)
+        for kid in reads:
+            if kid not in resident:
+                if load is None:
+                    raise SolverError(f"{game.name}: tier {kid} is needed but was neither solved "
+                                      "nor can it be loaded")
+                resident[kid] = np.ascontiguousarray(load(kid), dtype=dtype)
+            addresses[kid] = address_of(resident[kid]) if resident[kid].size else 0
+            if not resident[kid].size:  # an empty tier: nothing to read, but it is solved
+                addresses[kid] = -1
+        size = int(sizes[tier])
+        kind = tier_type(game, tier)
+        if kind == TierType.LOOPY:
+            step = max(LOOPY_CHUNK, -(-size // (4 * threads)))
+            steps = loopy.solve_tier(game, tier, addresses, chunks_of(size, step), dtype)
+        else:
+            step = CHUNK if kind == TierType.IMMEDIATE else size
+            steps = _bottom_up_tier(game, tier, addresses, chunks_of(size, step), dtype)
+        job = _Running(tier, steps, addresses, size)
+        running[tier] = job
+        stats.peak_bytes = max(stats.peak_bytes, held_bytes())
+        advance(job, None)
+
+    def advance(job: _Running, results) -> None:
+        """Send a finished batch's results; submit the next batch or complete the tier."""
+        while True:
+            try:
+                calls = job.steps.send(results)
+            except StopIteration as finished:
+                complete(job, *finished.value)
+                return
+            except loopy.ContractFailure as error:
+                raise SolverError(describe_failure(game, job.tier, error.failure)) from None
+            if calls:
+                break
+            results = []  # an empty tier has no calls: go on at once
+        job.results = [None] * len(calls)
+        job.outstanding = len(calls)
+        for slot, (kernel, args) in enumerate(calls):
+            pending[pool.submit(kernel, *args)] = (job.tier, slot)
+
+    def complete(job: _Running, records: np.ndarray, _longest) -> None:
+        del running[job.tier]
+        counts, longest = tier_summary(records)
+        stats.add(counts, longest)
+        if sink is not None:
+            sink(job.tier, records, counts, longest)
+        if not job.progressed:
+            bar.update(job.positions)
+        stays, freed = plan.finish(job.tier)
+        if stays:
+            resident[job.tier] = records
+        for kid in freed:
+            resident.pop(kid, None)
+
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        while plan.ready or running:
+            while plan.ready and len(running) < threads:
+                candidate = plan.ready[0]
+                if running and budget is not None and \
+                        held_bytes() + work_bytes(game, candidate) > budget:
+                    break
+                start(*plan.start())
+            if not pending:
+                continue
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                tier, slot = pending.pop(future)
+                job = running[tier]
+                job.results[slot] = future.result()
+                job.outstanding -= 1
+                if job.outstanding == 0:
+                    advance(job, job.results)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    bar.close()
+    if plan.unsolved:
+        raise SolverError(f"{game.name}: {plan.unsolved} tiers were never ready")
+    return stats
+
+
+def describe_failure(game: SolvableGame, tier: int, failure: np.ndarray) -> str:
+    """One line naming the position, tier and move that broke the contract."""
+    kind, local = int(failure[FAIL_KIND]), int(failure[FAIL_LOCAL])
+    child_tier, child = int(failure[FAIL_CHILD_TIER]), int(failure[FAIL_CHILD_LOCAL])
+    where = _position_text(game, tier, local)
+    move = _move_text(game, tier, local, child_tier, child)
+    target = f"index {child} of tier {_tier_text(game, child_tier)}"
+    if kind == CHILD_ILLEGAL:
+        target = f"{_position_text(game, child_tier, child)}"
+    messages = {
+        CHILD_TIER_NOT_SOLVED: f"{move} leads to tier {_tier_text(game, child_tier)}, which is "
+                               f"not solved before tier {tier}: declare it in "
+                               f"tier_children({tier}) (and keep the tier graph acyclic)",
+        CHILD_OUT_OF_RANGE: f"{move} leads to {target}, beyond that tier's "
+                            f"{_size(game, child_tier):,} positions",
+        CHILD_ILLEGAL: f"{move} leads to {target}, which the game marks illegal",
+        CHILD_NONCANONICAL: f"{move} leads to {target}, which is not the stored representative "
+                            "of its symmetry class",
+        CHILD_NOT_YET_SOLVED: f"{move} stays in its sweep tier and leads to {target}, which is "
+                              f"not above index {local}",
+        REMOTENESS_OVERFLOW: f"the remoteness of {where} would be {child}, more than the game's "
+                             f"records hold (declare a larger remoteness_bound)",
+        PARENT_OUT_OF_RANGE: f"the un-move generator gives index {child} as a parent of {where}, "
+                             f"beyond the tier's {_size(game, tier):,} positions",
+        TOO_MANY_MOVES: f"{where} has {child} distinct moves inside its tier, more than the "
+                        "move counters hold",
+    }
+    return f"{game.name}: contract broken: {messages.get(kind, f'failure {kind} at {where}')}"
+
+
+def _size(game, tier: int) -> int:
+    return int(game.tier_sizes[tier]) if 0 <= tier < len(game.tier_sizes) else 0
+
+
+def _tier_text(game, tier: int) -> str:
+    keys = getattr(getattr(game, "tiers", None), "keys", None)
+    if keys is not None and 0 <= tier < len(keys) and len(keys[tier]):
+        return f"{tier} {tuple(keys[tier])}"
+    return str(tier)
+
+
+def _position_text(game, tier: int, local: int) -> str:
+    """``(position text) (tier 3 (2, 1), index 17)``, as far as the game can tell."""
+    described = f"index {local} of tier {_tier_text(game, tier)}"
+    position_text = getattr(game, "position_text", None)
+    if position_text is not None:
+        try:
+            return f"{position_text(tier, local)} ({described})"
+        except Exception:  # the description is best effort; the failure itself is certain
+            pass
+    return described
+
+
+def _move_text(game, tier: int, local: int, child_tier: int, child: int) -> str:
+    """``the move 'a1-b2' from <position>``, or ``a move from <position>``."""
+    name = None
+    move_to = getattr(game, "move_to", None)
+    if move_to is not None:
+        try:
+            name = move_to(tier, local, child_tier, child)
+        except Exception:  # best effort, as above
+            name = None
+    where = _position_text(game, tier, local)
+    return f"the move {name!r} from {where}" if name else f"a move from {where}"

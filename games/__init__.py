@@ -24,6 +24,7 @@ GAMES: dict[str, str] = {
     "clobber": "games.clobber",
     "breakthrough": "games.breakthrough",
     "knightthrough": "games.knightthrough",
+    "loa": "games.loa",
 }
 
 

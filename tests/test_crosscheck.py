@@ -33,7 +33,7 @@ def crosscheck(db, name: str, options: dict, starts: list[str] | None = None) ->
     same value and remoteness (looked up by text, so Surround's body colours, which
     the index ignores, may differ from the database's own printing)."""
     mismatches, known = [], set()
-    options = {k: v for k, v in options.items() if k != "symmetry"}  # storage, not rules
+    options = {k: v for k, v in options.items() if k not in ("symmetry", "max_pieces")}  # storage
     if starts is None:
         indices = legal_indices(db)
         texts = db.positions(indices)
@@ -105,11 +105,16 @@ VARIANTS = [
     ("breakthrough", {"rows": 4, "cols": 3, "symmetry": True}),
     ("knightthrough", {"rows": 4, "cols": 3}),
     ("knightthrough", {"rows": 4, "cols": 3, "symmetry": True}),
+    ("loa", {"rows": 3, "cols": 3}),
+    ("loa", {"rows": 3, "cols": 3, "symmetry": True}),
+    ("loa", {"rows": 3, "cols": 4, "max_pieces": 2}),
+    ("loa", {"rows": 4, "cols": 4, "max_pieces": 2, "symmetry": True}),
     # every position of 4x4 takes the plain-Python reference minutes: run with -m slow
     pytest.param("breakthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
     pytest.param("breakthrough", {"rows": 4, "cols": 4, "symmetry": True}, marks=pytest.mark.slow),
     pytest.param("knightthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
     pytest.param("knightthrough", {"rows": 5, "cols": 3, "symmetry": True}, marks=pytest.mark.slow),
+    pytest.param("loa", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
 ]
 
 

@@ -25,6 +25,9 @@ MODULES = {
     "domineering": "domineering",
     "breakthrough": "breakthrough",
     "knightthrough": "knightthrough",
+    "loa": "loa",
+    "surakarta": "surakarta",
+    "pousse": "pousse",
 }
 
 

@@ -1,0 +1,396 @@
+"""Lines of Action: move a piece along a line exactly as many cells as there are pieces
+on that line; connect all your pieces to win.
+
+Rules 1-10 of the Olympiad (seed 003) as RULES.md settles them: a piece moves in one of
+8 directions exactly as many cells as there are pieces of both colours on the whole
+line; it may pass over its own pieces but not over the opponent's, may not land on
+its own piece, and captures by landing on an opponent's. A side whose pieces form one
+8-connected group has won (a single piece is connected); both at once is a TIE. A
+player with no legal move passes. Black starts on the top and bottom rows without the
+corners, White on the left and right columns without the corners; Black moves first.
+
+Position ``(T row row ...)``: turn ``b``/``w``; cells ``b``, ``w``, ``-``.
+
+Index (``hashers/boards.py``): a tier per count of black and white pieces (1 up to
+``--max-pieces`` each, or every count of the full game), the board ranked within it,
+times two for the turn; with ``--symmetry`` the boards are ranked up to the mirrors
+(and, on square boards, the turns) of the board, densely. Captures lead to tiers with
+fewer pieces; the other moves, and passes, stay in the tier and can cycle: the tiers
+are LOOPY, solved with un-moves (a piece moves back along its line; a pass is undone
+when the player who passed has no move). Boards have up to 64 cells (8x8).
+
+State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty,
+1 black, 2 white).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from games.base import (
+    Game, GameFunctions, Option, board_cells, code_masks, cols_option, fill_cells, rows_option,
+    square_name,
+)
+from hashers.bits import as_mask, lowest_bit, popcount
+from hashers.boards import BoardData, BoardSpace, decode_board, encode_board, tier_blocks
+from hashers.symmetry import grid_symmetries
+from solver.jit import jit
+from solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+SYMBOLS = "-bw"
+PASS = -1
+#: (row step, column step) of the 8 directions; direction d ^ 1 is d's opposite.
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
+#: The line a direction runs along: 0 row, 1 column, 2 diagonal, 3 anti-diagonal.
+LINE_OF = (1, 1, 0, 0, 2, 2, 3, 3)
+
+
+class LoaData(NamedTuple):
+    """``space``: the board index; ``tiers``: its blocks per tier; ``lines[c, l]``: the
+    cells of line l through cell c; ``targets[c, d, k]``: the cell k steps from c in
+    direction d (-1 off the board); ``paths[c, d, k]``: the cells strictly between;
+    ``neighbours[c]``: the 8 cells around c."""
+
+    space: BoardData
+    tiers: np.ndarray
+    lines: np.ndarray
+    targets: np.ndarray
+    paths: np.ndarray
+    neighbours: np.ndarray
+
+
+@jit(inline="always")
+def connected(pieces, neighbours):
+    """Do ``pieces`` (a non-empty mask) form one 8-connected group?"""
+    group = pieces & -pieces
+    frontier = group
+    while frontier:
+        cell = lowest_bit(frontier)
+        frontier &= frontier - 1
+        grown = neighbours[cell] & pieces & ~group
+        group |= grown
+        frontier |= grown
+    return group == pieces
+
+
+@jit(inline="always")
+def outcome(neighbours, black, white, turn):
+    """The value of a finished game for the player to move, or UNDECIDED."""
+    black_done = connected(black, neighbours)
+    white_done = connected(white, neighbours)
+    if black_done and white_done:
+        return TIE
+    if black_done:
+        return WIN if turn == 0 else LOSE
+    if white_done:
+        return WIN if turn == 1 else LOSE
+    return UNDECIDED
+
+
+# The move loops below are written out in each function rather than calling a helper
+# per direction: a numba call that passes arrays costs more than the move itself.
+
+@jit(inline="always")
+def legal_moves(lines, targets, paths, mine, theirs, found):
+    """The moves of the player owning ``mine``: ``found[k] = (cell * 8 + direction,
+    target cell)``; returns how many (0: the player must pass)."""
+    count = 0
+    occupied = mine | theirs
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for direction in range(8):
+            distance = popcount(occupied & lines[cell, LINE_OF[direction]])
+            target = targets[cell, direction, distance]
+            if target < 0 or (mine >> target) & 1 or paths[cell, direction, distance] & theirs:
+                continue
+            found[count, 0] = cell * 8 + direction
+            found[count, 1] = target
+            count += 1
+    return count
+
+
+@jit(inline="always")
+def _has_move(lines, targets, paths, mine, theirs):
+    occupied = mine | theirs
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for direction in range(8):
+            distance = popcount(occupied & lines[cell, LINE_OF[direction]])
+            target = targets[cell, direction, distance]
+            if target >= 0 and not (mine >> target) & 1 and not paths[cell, direction, distance] & theirs:
+                return True
+    return False
+
+
+@jit(inline="always")
+def _index(space, mine, theirs, turn):
+    """(tier, local) of the position with ``turn`` to move, ``mine`` belonging to the
+    other player (who just moved)."""
+    if turn == 1:
+        return encode_board(space, mine, theirs, turn)
+    return encode_board(space, theirs, mine, turn)
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    space, tiers, lines, targets, paths, neighbours = data
+    black, white, turn, canonical = decode_board(space, tier, local, tiers)
+    if not canonical:
+        return -np.int64(NONCANONICAL)
+    value = outcome(neighbours, black, white, turn)
+    if value != UNDECIDED:
+        return -np.int64(value)
+    mine, theirs = (black, white) if turn == 0 else (white, black)
+    count = legal_moves(lines, targets, paths, mine, theirs, out)
+    for k in range(count):
+        cell, target = out[k, 0] >> 3, out[k, 1]
+        moved = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << target)
+        left = theirs & ~(np.int64(1) << target)
+        out[k, 3] = out[k, 0]
+        out[k, 0], out[k, 1] = _index(space, moved, left, 1 - turn)
+        out[k, 2] = 0
+    if count == 0:  # no legal move: pass
+        out[0, 0], out[0, 1] = encode_board(space, black, white, 1 - turn)
+        out[0, 2] = 0
+        out[0, 3] = PASS
+        count = 1
+    return count
+
+
+@jit
+def parents(data, tier, local, out, state, other):
+    """Un-moves inside the tier: the piece of the player who just moved goes back along
+    one of its lines by that line's count, onto an empty cell, over no opponent piece;
+    or that player passed, having no move. Parents that are finished games may be given
+    (the solver skips them)."""
+    space, tiers, lines, targets, paths, _ = data
+    black, white, turn, _ = decode_board(space, tier, local, tiers)
+    mover = 1 - turn  # who just moved
+    mine, theirs = (black, white) if mover == 0 else (white, black)
+    occupied = black | white
+    count = 0
+    pieces = mine
+    while pieces:
+        cell = lowest_bit(pieces)
+        pieces &= pieces - 1
+        for direction in range(8):
+            back = direction ^ 1
+            distance = popcount(occupied & lines[cell, LINE_OF[direction]])
+            source = targets[cell, back, distance]
+            if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
+                continue
+            before = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << source)
+            out[count] = _index(space, theirs, before, mover)[1] << 1
+            count += 1
+    if not _has_move(lines, targets, paths, mine, theirs):
+        out[count] = encode_board(space, black, white, mover)[1] << 1
+        count += 1
+    return count
+
+
+@jit
+def decode(data, tier, local, state):
+    black, white, turn, _ = decode_board(data.space, tier, local, data.tiers)
+    state[0] = turn
+    fill_cells(state, data.space.params[0], black, white, BLACK, WHITE)
+
+
+@jit
+def encode(data, state):
+    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
+    return encode_board(data.space, black, white, state[0])
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = cell * 8 + direction; PASS (-1) when there is no other move."""
+    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
+    mine, theirs = (black, white) if state[0] == 0 else (white, black)
+    found = np.empty((moves.shape[0], 2), np.int64)
+    count = legal_moves(data.lines, data.targets, data.paths, mine, theirs, found)
+    moves[:count] = found[:count, 0]
+    if count == 0:
+        moves[0] = PASS
+        count = 1
+    return count
+
+
+@jit
+def do_move(data, state, move, child):
+    child[:] = state
+    child[0] = 1 - state[0]
+    if move != PASS:
+        cell, direction = move // 8, move % 8
+        occupied = 0
+        for c in range(data.space.params[0]):
+            occupied |= np.int64(state[1 + c] != EMPTY) << c
+        target = data.targets[cell, direction, popcount(occupied & data.lines[cell, LINE_OF[direction]])]
+        child[1 + target] = child[1 + cell]
+        child[1 + cell] = EMPTY
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
+    return outcome(data.neighbours, black, white, state[0])
+
+
+class LinesOfAction(Game):
+    name = "loa"
+    title = "Lines of Action"
+    options_spec = (
+        rows_option(4, minimum=3),
+        cols_option(4, minimum=3),
+        Option("max_pieces", int, 0, "solve only positions with 1..K pieces of each side (an "
+               "endgame table); 0: every position of the game", minimum=0),
+        Option("symmetry", bool, False,
+               "store one board per class of mirror images (and rotations on square boards)"),
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+                              parents=parents)
+    state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
+
+    def starting_pieces(self) -> tuple[int, int]:
+        """(black, white) pieces at the start."""
+        return 2 * (self.options["cols"] - 2), 2 * (self.options["rows"] - 2)
+
+    def normalise(self, options: dict[str, Any]) -> dict[str, Any]:
+        black, white = 2 * (options["cols"] - 2), 2 * (options["rows"] - 2)
+        if options["max_pieces"] >= max(black, white):
+            options = {**options, "max_pieces": 0}
+        return options
+
+    def build(self) -> None:
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = board_cells(rows, cols, limit=64)
+        black, white = self.starting_pieces()
+        limit = self.options["max_pieces"]
+        most_black, most_white = (min(limit, black), min(limit, white)) if limit else (black, white)
+        counts = sorted(((b, w) for b in range(1, most_black + 1) for w in range(1, most_white + 1)),
+                        key=lambda bw: (bw[0] + bw[1], bw))
+        symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
+            if self.options["symmetry"] else []
+        space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+        self.tiers = space.tiers
+        lines, targets, paths, neighbours = line_tables(rows, cols)
+        self.data = LoaData(space.data, tier_blocks(space), lines, targets, paths, neighbours)
+        self.state_size = 1 + cells
+        most = max(most_black, most_white)
+        self.max_moves = max(8 * most, 1)
+        self.max_parents = 8 * most + 1
+        self.loopy = True
+        self.remoteness_bound = None
+        self.hasher = {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
+                       "tiers": "(black pieces, white pieces), turn", "cells": cells,
+                       "symmetries": len(symmetries) + 1}
+
+    def tier_children(self, tier: int) -> set[int]:
+        b, w = self.tiers.keys[tier]
+        block_of = self.data.space.block_of
+        found = {tier}
+        for key in ((b, w - 1), (b - 1, w)):
+            if min(key) >= 1 and block_of[key] >= 0:
+                found.add(int(self.data.space.blocks[block_of[key], 2]))
+        return found
+
+    def default_start(self) -> str:
+        """The standard start; for an endgame table (``--max-pieces``), the standard
+        start with only its first K pieces of each side in text order."""
+        rows, cols = self.options["rows"], self.options["cols"]
+        edge = "-" + "b" * (cols - 2) + "-"
+        middle = "w" + "-" * (cols - 2) + "w"
+        board = "".join([edge] + [middle] * (rows - 2) + [edge])
+        board = keep_first_pieces(board, self.options["max_pieces"])
+        return "(b " + " ".join(board[r * cols:(r + 1) * cols] for r in range(rows)) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, cells = self.parse_board(text, "bw", SYMBOLS)
+        blacks, whites = cells.count(BLACK), cells.count(WHITE)
+        start_black, start_white = self.starting_pieces()
+        if not blacks or not whites:
+            raise ValueError(f"{text!r} cannot arise: a side with one piece is connected and has "
+                             "won, so no side ever loses its last piece")
+        if blacks > start_black or whites > start_white:
+            raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces; a "
+                             f"{self.describe()} game starts with {start_black} and {start_white}")
+        limit = self.options["max_pieces"]
+        if limit and max(blacks, whites) > limit:
+            raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces, more than "
+                             f"this database's --max-pieces {limit}")
+        return np.array([turn, *cells], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        return self.format_board("bw"[state[0]], state[1:], SYMBOLS)
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        if move == PASS:
+            return "pass"
+        rows, cols = self.options["rows"], self.options["cols"]
+        cell = move // 8
+        child, _ = self.play(state, move)
+        target = next(c for c in range(rows * cols) if child[1 + c] == state[1 + cell] and
+                      state[1 + c] != state[1 + cell])
+        capture = "x" if state[1 + target] != EMPTY else "-"
+        return f"{square_name(cell // cols, cell % cols, rows)}{capture}" \
+               f"{square_name(target // cols, target % cols, rows)}"
+
+
+def keep_first_pieces(board: str, limit: int, colours: str = "bw") -> str:
+    """A board string with only the first ``limit`` pieces of each colour kept (all of
+    them for limit 0)."""
+    if not limit:
+        return board
+    seen = dict.fromkeys(colours, 0)
+    kept = []
+    for cell in board:
+        if cell in seen:
+            seen[cell] += 1
+            cell = cell if seen[cell] <= limit else "-"
+        kept.append(cell)
+    return "".join(kept)
+
+
+def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """``lines``, ``targets``, ``paths`` and ``neighbours`` (see LoaData); masks are built
+    as Python ints and stored as int64 (a 64-cell board uses bit 63)."""
+    cells = rows * cols
+    reach = max(rows, cols)
+    lines = [[0] * 4 for _ in range(cells)]
+    targets = np.full((cells, 8, reach + 1), -1, dtype=np.int64)
+    paths = [[[0] * (reach + 1) for _ in range(8)] for _ in range(cells)]
+    neighbours = [0] * cells
+    for cell in range(cells):
+        row, col = divmod(cell, cols)
+        for line in range(4):
+            lines[cell][line] |= 1 << cell
+        for direction, (dr, dc) in enumerate(DIRECTIONS):
+            between = 0
+            for distance in range(1, reach + 1):
+                r, c = row + dr * distance, col + dc * distance
+                if not (0 <= r < rows and 0 <= c < cols):
+                    break
+                bit = 1 << (r * cols + c)
+                lines[cell][LINE_OF[direction]] |= bit
+                targets[cell, direction, distance] = r * cols + c
+                paths[cell][direction][distance] = between
+                between |= bit
+                if distance == 1:
+                    neighbours[cell] |= bit
+
+    def masks(values):
+        return np.array([as_mask(v) for v in values], dtype=np.int64)
+
+    return (masks([v for row in lines for v in row]).reshape(cells, 4), targets,
+            masks([v for per_cell in paths for per_dir in per_cell for v in per_dir])
+            .reshape(cells, 8, reach + 1), masks(neighbours))
+
+
+GAME = LinesOfAction

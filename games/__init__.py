@@ -25,6 +25,7 @@ GAMES: dict[str, str] = {
     "breakthrough": "games.breakthrough",
     "knightthrough": "games.knightthrough",
     "loa": "games.loa",
+    "surakarta": "games.surakarta",
 }
 
 

@@ -382,7 +382,15 @@ class Game:
         """Number of indices of the position space."""
         return self.tiers.size
 
+    def board_shape(self) -> tuple[int, int]:
+        """(rows, columns) of the board, for games with one."""
+        if "size" in self.options:
+            return self.options["size"], self.options["size"]
+        return self.options["rows"], self.options["cols"]
+
     def _size_text(self) -> str | None:
+        if "size" in self.options:
+            return f"{self.options['size']}x{self.options['size']}"
         if "rows" in self.options and "cols" in self.options:
             return f"{self.options['rows']}x{self.options['cols']}"
         return None
@@ -391,7 +399,7 @@ class Game:
         words = []
         for option in self.options_spec:
             value = self.options[option.name]
-            if option.name in ("rows", "cols") or value == option.default:
+            if option.name in ("rows", "cols", "size") or value == option.default:
                 continue
             readable = option.name.replace("_", "-")
             words.append(readable if option.kind is bool else f"{readable}{value}")
@@ -507,7 +515,7 @@ class Game:
 
     def format_board(self, head: str, cells, symbols: str) -> str:
         """``(head row row ...)`` from cell codes in text order."""
-        cols = self.options["cols"]
+        cols = self.board_shape()[1]
         board = "".join(symbols[v] for v in cells)
         return f"({head} " + " ".join(board[i:i + cols] for i in range(0, len(board), cols)) + ")"
 
@@ -526,13 +534,14 @@ class Game:
 
     def check_rows(self, rows: list[str], text: str, alphabet: str) -> None:
         """Row count, row widths and cell characters of a board text."""
-        if len(rows) != self.options["rows"]:
+        height, width = self.board_shape()
+        if len(rows) != height:
             raise ValueError(f"{text!r} has {len(rows)} rows, but this {self.describe()} "
-                             f"game has {self.options['rows']}")
+                             f"game has {height}")
         for number, row in enumerate(rows, start=1):
-            if len(row) != self.options["cols"]:
+            if len(row) != width:
                 raise ValueError(f"row {number} of {text!r} ({row!r}) has {len(row)} cells, "
-                                 f"but this {self.describe()} game has {self.options['cols']} columns")
+                                 f"but this {self.describe()} game has {width} columns")
             bad = sorted(set(row) - set(alphabet))
             if bad:
                 raise ValueError(f"row {number} of {text!r} has {', '.join(map(repr, bad))}; "
@@ -545,6 +554,21 @@ _DASHES = re.compile("[\u2010-\u2015\u2212]")
 def normalise_dashes(text: str) -> str:
     """Typographic dashes (as in the seed texts) read as '-'."""
     return _DASHES.sub("-", text)
+
+
+def keep_first_pieces(board: str, limit: int, colours: str = "bw") -> str:
+    """A board string with only the first ``limit`` pieces of each colour kept (all of
+    them for limit 0)."""
+    if not limit:
+        return board
+    seen = dict.fromkeys(colours, 0)
+    kept = []
+    for cell in board:
+        if cell in seen:
+            seen[cell] += 1
+            cell = cell if seen[cell] <= limit else "-"
+        kept.append(cell)
+    return "".join(kept)
 
 
 def square_name(cell_row: int, cell_col: int, rows: int) -> str:

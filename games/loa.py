@@ -30,11 +30,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, cols_option, fill_cells, rows_option,
-    square_name,
+    Game, GameFunctions, Option, board_cells, code_masks, cols_option, fill_cells,
+    keep_first_pieces, rows_option, square_name,
 )
 from hashers.bits import as_mask, lowest_bit, popcount
-from hashers.boards import BoardData, BoardSpace, decode_board, encode_board, tier_blocks
+from hashers.boards import BoardSpace, decode_board, encode_board
 from hashers.symmetry import grid_symmetries
 from solver.jit import jit
 from solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
@@ -49,13 +49,12 @@ LINE_OF = (1, 1, 0, 0, 2, 2, 3, 3)
 
 
 class LoaData(NamedTuple):
-    """``space``: the board index; ``tiers``: its blocks per tier; ``lines[c, l]``: the
+    """``board``: the board index (``BoardSpace.table``); ``lines[c, l]``: the
     cells of line l through cell c; ``targets[c, d, k]``: the cell k steps from c in
     direction d (-1 off the board); ``paths[c, d, k]``: the cells strictly between;
     ``neighbours[c]``: the 8 cells around c."""
 
-    space: BoardData
-    tiers: np.ndarray
+    board: np.ndarray
     lines: np.ndarray
     targets: np.ndarray
     paths: np.ndarray
@@ -130,18 +129,18 @@ def _has_move(lines, targets, paths, mine, theirs):
 
 
 @jit(inline="always")
-def _index(space, mine, theirs, turn):
+def _index(board, mine, theirs, turn):
     """(tier, local) of the position with ``turn`` to move, ``mine`` belonging to the
     other player (who just moved)."""
     if turn == 1:
-        return encode_board(space, mine, theirs, turn)
-    return encode_board(space, theirs, mine, turn)
+        return encode_board(board, mine, theirs, turn)
+    return encode_board(board, theirs, mine, turn)
 
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    space, tiers, lines, targets, paths, neighbours = data
-    black, white, turn, canonical = decode_board(space, tier, local, tiers)
+    board, lines, targets, paths, neighbours = data
+    black, white, turn, canonical = decode_board(board, tier, local)
     if not canonical:
         return -np.int64(NONCANONICAL)
     value = outcome(neighbours, black, white, turn)
@@ -154,10 +153,10 @@ def expand(data, tier, local, out, state, child, moves):
         moved = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << target)
         left = theirs & ~(np.int64(1) << target)
         out[k, 3] = out[k, 0]
-        out[k, 0], out[k, 1] = _index(space, moved, left, 1 - turn)
+        out[k, 0], out[k, 1] = _index(board, moved, left, 1 - turn)
         out[k, 2] = 0
     if count == 0:  # no legal move: pass
-        out[0, 0], out[0, 1] = encode_board(space, black, white, 1 - turn)
+        out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
         out[0, 2] = 0
         out[0, 3] = PASS
         count = 1
@@ -170,8 +169,8 @@ def parents(data, tier, local, out, state, other):
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
     (the solver skips them)."""
-    space, tiers, lines, targets, paths, _ = data
-    black, white, turn, _ = decode_board(space, tier, local, tiers)
+    board, lines, targets, paths, _ = data
+    black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
     occupied = black | white
@@ -187,31 +186,31 @@ def parents(data, tier, local, out, state, other):
             if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
                 continue
             before = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << source)
-            out[count] = _index(space, theirs, before, mover)[1] << 1
+            out[count] = _index(board, theirs, before, mover)[1] << 1
             count += 1
     if not _has_move(lines, targets, paths, mine, theirs):
-        out[count] = encode_board(space, black, white, mover)[1] << 1
+        out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
     return count
 
 
 @jit
 def decode(data, tier, local, state):
-    black, white, turn, _ = decode_board(data.space, tier, local, data.tiers)
+    black, white, turn, _ = decode_board(data.board, tier, local)
     state[0] = turn
-    fill_cells(state, data.space.params[0], black, white, BLACK, WHITE)
+    fill_cells(state, data.board[0], black, white, BLACK, WHITE)
 
 
 @jit
 def encode(data, state):
-    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
-    return encode_board(data.space, black, white, state[0])
+    black, white = code_masks(state, data.board[0], BLACK, WHITE)
+    return encode_board(data.board, black, white, state[0])
 
 
 @jit
 def generate_moves(data, state, moves):
     """Move code = cell * 8 + direction; PASS (-1) when there is no other move."""
-    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
+    black, white = code_masks(state, data.board[0], BLACK, WHITE)
     mine, theirs = (black, white) if state[0] == 0 else (white, black)
     found = np.empty((moves.shape[0], 2), np.int64)
     count = legal_moves(data.lines, data.targets, data.paths, mine, theirs, found)
@@ -229,7 +228,7 @@ def do_move(data, state, move, child):
     if move != PASS:
         cell, direction = move // 8, move % 8
         occupied = 0
-        for c in range(data.space.params[0]):
+        for c in range(data.board[0]):
             occupied |= np.int64(state[1 + c] != EMPTY) << c
         target = data.targets[cell, direction, popcount(occupied & data.lines[cell, LINE_OF[direction]])]
         child[1 + target] = child[1 + cell]
@@ -239,7 +238,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    black, white = code_masks(state, data.space.params[0], BLACK, WHITE)
+    black, white = code_masks(state, data.board[0], BLACK, WHITE)
     return outcome(data.neighbours, black, white, state[0])
 
 
@@ -278,10 +277,10 @@ class LinesOfAction(Game):
                         key=lambda bw: (bw[0] + bw[1], bw))
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
-        self.tiers = space.tiers
+        self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+        self.tiers = self.space.tiers
         lines, targets, paths, neighbours = line_tables(rows, cols)
-        self.data = LoaData(space.data, tier_blocks(space), lines, targets, paths, neighbours)
+        self.data = LoaData(self.space.table, lines, targets, paths, neighbours)
         self.state_size = 1 + cells
         most = max(most_black, most_white)
         self.max_moves = max(8 * most, 1)
@@ -294,12 +293,8 @@ class LinesOfAction(Game):
 
     def tier_children(self, tier: int) -> set[int]:
         b, w = self.tiers.keys[tier]
-        block_of = self.data.space.block_of
-        found = {tier}
-        for key in ((b, w - 1), (b - 1, w)):
-            if min(key) >= 1 and block_of[key] >= 0:
-                found.add(int(self.data.space.blocks[block_of[key], 2]))
-        return found
+        return {tier} | {t for t in (self.space.tier_of(b, w - 1), self.space.tier_of(b - 1, w))
+                         if t >= 0}
 
     def default_start(self) -> str:
         """The standard start; for an endgame table (``--max-pieces``), the standard
@@ -341,21 +336,6 @@ class LinesOfAction(Game):
         capture = "x" if state[1 + target] != EMPTY else "-"
         return f"{square_name(cell // cols, cell % cols, rows)}{capture}" \
                f"{square_name(target // cols, target % cols, rows)}"
-
-
-def keep_first_pieces(board: str, limit: int, colours: str = "bw") -> str:
-    """A board string with only the first ``limit`` pieces of each colour kept (all of
-    them for limit 0)."""
-    if not limit:
-        return board
-    seen = dict.fromkeys(colours, 0)
-    kept = []
-    for cell in board:
-        if cell in seen:
-            seen[cell] += 1
-            cell = cell if seen[cell] <= limit else "-"
-        kept.append(cell)
-    return "".join(kept)
 
 
 def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:

@@ -17,6 +17,10 @@ used. Only boards whose black set is itself symmetric leave gaps: their other wh
 images are *non-canonical* indices. The block holds ``orbits(b) * C(n-b, w) * 2``
 indices instead of ``C(n, b) * C(n-b, w) * 2``: nearly the group's size fewer.
 
+Everything the numba functions read is one flat int64 array (``BoardSpace.table``):
+a call that passes one array costs nothing, while one that passes a tuple of arrays
+costs more than the hashing itself.
+
     >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=[])
     >>> space.tiers.sizes
     [144]
@@ -24,43 +28,41 @@ indices instead of ``C(n, b) * C(n-b, w) * 2``: nearly the group's size fewer.
     >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=mirrors)
     >>> space.orbits(1), space.tiers.sizes         # 6 classes of one black stone
     (6, [96])
+    >>> black, white, turn, canonical = decode_board(space.table, 0, 95)
+    >>> encode_board(space.table, black, white, turn)
+    (0, 95)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from hashers.bits import (
-    deposit_bits, extract_bits, full_mask, permutation_tables, permute, popcount,
-)
+from hashers.bits import deposit_bits, extract_bits, full_mask, permutation_tables, popcount, shift_down
 from hashers.combinations import rank_subset, subset_count, unrank_subset
 from hashers.tiers import TierLayout
 from solver.jit import jit
 
-
-class BoardData(NamedTuple):
-    """The arrays the numba functions read (one value of a game's ``data`` tuple).
-
-    ``params``: [cells, group size (1 = no symmetry)]; ``block_of[b, w]``: the block
-    of counts (b, w), -1 if none; ``blocks``: per block [b, w, tier, offset in tier,
-    white boards C(n-b, w)]; ``orbit_start[b]``: where the orbits of b black cells
-    start in ``orbit_ranks`` (their canonical ranks, sorted) and ``orbit_fixers``
-    (a bit per group element that fixes the set); ``images``: permutation tables of
-    the group, the identity first."""
-
-    params: np.ndarray
-    block_of: np.ndarray
-    blocks: np.ndarray
-    orbit_start: np.ndarray
-    orbit_ranks: np.ndarray
-    orbit_fixers: np.ndarray
-    images: np.ndarray
+# Layout of the table: a header of these fields, then the arrays they point at.
+(CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
+ ORBIT_FIXERS, IMAGES, IMAGE_BYTES, HEADER) = range(13)
+# Each block row: black count, white count, tier, first index in the tier, white boards.
+BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS, BLOCK_WIDTH = range(6)
 
 
-CELLS, GROUP = 0, 1
-BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS = range(5)
+@jit(inline="always")
+def _permute(table, mask, which):
+    """The image of ``mask`` under group element ``which`` (hashers.bits.permute on the
+    flat table)."""
+    image = 0
+    position = 0
+    base = table[IMAGES] + which * table[IMAGE_BYTES] * 256
+    while mask != 0:
+        image |= table[base + position * 256 + (mask & 255)]
+        mask = shift_down(mask, 8)
+        position += 1
+    return image
 
 
 @jit
@@ -73,11 +75,18 @@ def _orbit_table(cells, black, images, group, ranks, fixers):
         canonical = True
         fixed = 0
         for g in range(group):
-            image = rank_subset(permute(mask, images, g))
-            if image > rank:
+            image = 0
+            rest = mask
+            position = 0
+            while rest != 0:
+                image |= images[g, position, rest & 255]
+                rest = shift_down(rest, 8)
+                position += 1
+            image_rank = rank_subset(image)
+            if image_rank > rank:
                 canonical = False
                 break
-            if image == rank:
+            if image_rank == rank:
                 fixed |= 1 << g
         if canonical:
             ranks[found] = rank
@@ -101,8 +110,9 @@ class BoardSpace:
         most_black = max((b for tier in blocks for b, _ in tier), default=0)
         most_white = max((w for tier in blocks for _, w in tier), default=0)
         orbit_start = np.zeros(most_black + 2, dtype=np.int64)
-        ranks, fixers = [], []
+        ranks, fixers = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         for b in range(most_black + 1):
+            found = 0
             if symmetries:
                 total = int(subset_count(cells, b))
                 rank_buffer = np.zeros(total, np.int64)
@@ -110,15 +120,17 @@ class BoardSpace:
                 found = _orbit_table(cells, b, images, len(group), rank_buffer, fixer_buffer)
                 ranks.append(rank_buffer[:found])
                 fixers.append(fixer_buffer[:found])
-            orbit_start[b + 1] = orbit_start[b] + (len(ranks[-1]) if symmetries else 0)
+            orbit_start[b + 1] = orbit_start[b] + found
+        self._orbit_counts = np.diff(orbit_start)
+        self.symmetric = bool(symmetries)
         block_of = np.full((most_black + 1, most_white + 1), -1, dtype=np.int64)
-        rows, sizes, keys = [], [], []
+        rows, sizes, keys, tier_first = [], [], [], []
         for tier, tier_blocks in enumerate(blocks):
             offset = 0
+            tier_first.append(len(rows))
             for b, w in tier_blocks:
                 white_boards = int(subset_count(cells - b, w))
-                black_sets = int(orbit_start[b + 1] - orbit_start[b]) if symmetries \
-                    else int(subset_count(cells, b))
+                black_sets = self.orbits(b)
                 if white_boards * black_sets == 0:  # no such board
                     continue
                 block_of[b, w] = len(rows)
@@ -127,118 +139,121 @@ class BoardSpace:
             sizes.append(offset)
             keys.append(tuple(tier_blocks[0]) if len(tier_blocks) == 1 else
                         (sum(tier_blocks[0]),))
+        tier_first.append(len(rows))
         self.tiers = TierLayout(keys=keys, sizes=sizes)
-        empty = np.zeros(0, np.int64)
-        self.data = BoardData(
-            np.array([cells, len(group) if symmetries else 1], dtype=np.int64), block_of,
-            np.array(rows, dtype=np.int64).reshape(-1, 5), orbit_start,
-            np.concatenate(ranks) if ranks else empty, np.concatenate(fixers) if fixers else empty,
-            images)
+        parts = [block_of.ravel(), np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH).ravel(),
+                 np.array(tier_first, dtype=np.int64), orbit_start, np.concatenate(ranks),
+                 np.concatenate(fixers), images.ravel()]
+        header = np.zeros(HEADER, dtype=np.int64)
+        header[[CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, IMAGE_BYTES]] = \
+            [cells, len(group) if symmetries else 1, most_black + 1, most_white + 1, images.shape[1]]
+        start = HEADER
+        for field, part in zip((BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
+                                ORBIT_FIXERS, IMAGES), parts):
+            header[field] = start
+            start += len(part)
+        self.table = np.concatenate([header, *parts]).astype(np.int64)
+        self.blocks = np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH)
+        self.block_of = block_of
 
     def orbits(self, black: int) -> int:
         """How many classes of ``black`` black cells there are (C(n, b) without symmetry)."""
-        if self.data.params[GROUP] == 1:
+        if not self.symmetric:
             return int(subset_count(self.cells, black))
-        return int(self.data.orbit_start[black + 1] - self.data.orbit_start[black])
+        return int(self._orbit_counts[black]) if black < len(self._orbit_counts) else 0
+
+    def tier_of(self, black: int, white: int) -> int:
+        """The tier holding boards with these counts, or -1."""
+        if black >= self.block_of.shape[0] or white >= self.block_of.shape[1] or min(black, white) < 0:
+            return -1
+        block = self.block_of[black, white]
+        return int(self.blocks[block, BLOCK_TIER]) if block >= 0 else -1
 
 
 @jit(inline="always")
-def _orbit_number(space, black_count, canonical_rank):
+def _orbit_number(table, black_count, canonical_rank):
     """Binary search of a canonical black rank among its orbits."""
-    lo = space.orbit_start[black_count]
-    hi = space.orbit_start[black_count + 1]
+    begin = table[table[ORBIT_START] + black_count]
+    lo = begin
+    hi = table[table[ORBIT_START] + black_count + 1]
+    ranks = table[ORBIT_RANKS]
     while lo < hi:
         middle = (lo + hi) >> 1
-        if space.orbit_ranks[middle] < canonical_rank:
+        if table[ranks + middle] < canonical_rank:
             lo = middle + 1
         else:
             hi = middle
-    return lo - space.orbit_start[black_count]
+    return lo - begin
 
 
 @jit(inline="always")
-def encode_board(space, black, white, turn):
+def encode_board(table, black, white, turn):
     """(tier, local) of a position: black and white masks, turn 0 or 1. Under symmetry
     the index of the class's representative. (-1, -1) if its counts have no block."""
-    cells = space.params[CELLS]
-    group = space.params[GROUP]
+    cells = table[CELLS]
+    group = table[GROUP]
     black_count = popcount(black)
     white_count = popcount(white)
-    if black_count >= space.block_of.shape[0] or white_count >= space.block_of.shape[1]:
+    if black_count >= table[BLACK_LIMIT] or white_count >= table[WHITE_LIMIT]:
         return -1, -1
-    block = space.block_of[black_count, white_count]
+    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + white_count]
     if block < 0:
         return -1, -1
-    row = space.blocks[block]
+    row = table[BLOCKS] + block * BLOCK_WIDTH
     if group == 1:
         black_set = rank_subset(black)
-        free = full_mask(cells) & ~black
-        white_rank = rank_subset(extract_bits(white, free))
+        white_rank = rank_subset(extract_bits(white, full_mask(cells) & ~black))
     else:
         best = np.int64(-1)
         fixers = 0
         for g in range(group):
-            image = rank_subset(permute(black, space.images, g))
+            image = rank_subset(_permute(table, black, g))
             if image > best:
                 best = image
                 fixers = 1 << g
             elif image == best:
                 fixers |= 1 << g
-        black_set = _orbit_number(space, black_count, best)
-        canonical_black = unrank_subset(best, black_count, cells)
-        free = full_mask(cells) & ~canonical_black
+        black_set = _orbit_number(table, black_count, best)
+        free = full_mask(cells) & ~unrank_subset(best, black_count, cells)
         white_rank = np.int64(-1)
         for g in range(group):
             if (fixers >> g) & 1:
-                white_rank = max(white_rank, rank_subset(extract_bits(permute(white, space.images, g), free)))
-    local = row[BLOCK_OFFSET] + ((black_set * row[BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
-    return row[BLOCK_TIER], local
+                white_rank = max(white_rank, rank_subset(extract_bits(_permute(table, white, g), free)))
+    local = table[row + BLOCK_OFFSET] + \
+        ((black_set * table[row + BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
+    return table[row + BLOCK_TIER], local
 
 
 @jit(inline="always")
-def decode_board(space, tier, local, blocks_of_tier):
-    """(black, white, turn, canonical) of (tier, local); ``blocks_of_tier`` lists the
-    block numbers of each tier (``tier_blocks``). ``canonical`` is False for an index
-    that is not its class's representative."""
-    cells = space.params[CELLS]
-    block = blocks_of_tier[tier, 0]
-    k = 1
-    while k < blocks_of_tier.shape[1] and blocks_of_tier[tier, k] >= 0 and \
-            space.blocks[blocks_of_tier[tier, k], BLOCK_OFFSET] <= local:
-        block = blocks_of_tier[tier, k]
-        k += 1
-    row = space.blocks[block]
-    rest = local - row[BLOCK_OFFSET]
+def decode_board(table, tier, local):
+    """(black, white, turn, canonical) of (tier, local); ``canonical`` is False for an
+    index that is not its class's representative."""
+    cells = table[CELLS]
+    first = table[table[TIER_FIRST] + tier]
+    last = table[table[TIER_FIRST] + tier + 1]
+    block = first
+    while block + 1 < last and table[table[BLOCKS] + (block + 1) * BLOCK_WIDTH + BLOCK_OFFSET] <= local:
+        block += 1
+    row = table[BLOCKS] + block * BLOCK_WIDTH
+    rest = local - table[row + BLOCK_OFFSET]
     turn = rest & 1
     rest >>= 1
-    black_count = row[BLOCK_BLACK]
-    white_boards = row[BLOCK_WHITE_BOARDS]
+    black_count = table[row + BLOCK_BLACK]
+    white_boards = table[row + BLOCK_WHITE_BOARDS]
     black_set = rest // white_boards
     white_rank = rest % white_boards
-    if space.params[GROUP] == 1:
+    if table[GROUP] == 1:
         black = unrank_subset(black_set, black_count, cells)
         fixers = 1
     else:
-        at = space.orbit_start[black_count] + black_set
-        black = unrank_subset(space.orbit_ranks[at], black_count, cells)
-        fixers = space.orbit_fixers[at]
+        at = table[table[ORBIT_START] + black_count] + black_set
+        black = unrank_subset(table[table[ORBIT_RANKS] + at], black_count, cells)
+        fixers = table[table[ORBIT_FIXERS] + at]
     free = full_mask(cells) & ~black
-    white = deposit_bits(unrank_subset(white_rank, row[BLOCK_WHITE], cells - black_count), free)
+    white = deposit_bits(unrank_subset(white_rank, table[row + BLOCK_WHITE], cells - black_count), free)
     canonical = True
-    for g in range(1, space.params[GROUP]):
-        if (fixers >> g) & 1 and rank_subset(extract_bits(permute(white, space.images, g), free)) > white_rank:
+    for g in range(1, table[GROUP]):
+        if (fixers >> g) & 1 and rank_subset(extract_bits(_permute(table, white, g), free)) > white_rank:
             canonical = False
             break
     return black, white, turn, canonical
-
-
-def tier_blocks(space: BoardSpace) -> np.ndarray:
-    """``blocks_of_tier`` for ``decode_board``: block numbers per tier, -1 padded."""
-    tiers: dict[int, list[int]] = {}
-    for block, row in enumerate(space.data.blocks):
-        tiers.setdefault(int(row[BLOCK_TIER]), []).append(block)
-    width = max((len(b) for b in tiers.values()), default=1)
-    table = np.full((space.tiers.count, width), -1, dtype=np.int64)
-    for tier, blocks in tiers.items():
-        table[tier, :len(blocks)] = blocks
-    return table

@@ -38,6 +38,9 @@ CASES = [
     ("loa", {"rows": 3, "cols": 4, "symmetry": True}),
     ("loa", {"rows": 4, "cols": 3, "max_pieces": 2, "symmetry": True}),
     ("loa", {"rows": 4, "cols": 4, "max_pieces": 2}),
+    ("surakarta", {"size": 4, "max_pieces": 2}),
+    ("surakarta", {"size": 4, "max_pieces": 2, "symmetry": True}),
+    ("surakarta", {"size": 6, "max_pieces": 1, "symmetry": True}),
 ]
 
 

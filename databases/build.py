@@ -68,6 +68,8 @@ class BuildReport:
     peak_rss_bytes: int
     tiers: int
     resumed_tiers: int
+    largest_tier: str = ""               # the largest tier solved in this run
+    largest_tier_seconds: float = 0.0    # and how long it took
     options: dict = field(default_factory=dict)
 
     def summary_line(self) -> str:
@@ -154,12 +156,22 @@ def memory_plan(game: Game, threads: int | None = None, budget: int | None = Non
     return MemoryPlan(solver, writing, resident_bytes() + KERNEL_BYTES)
 
 
+def plan_report(game: Game, threads: int | None = None) -> dict:
+    """The plan as data: positions, tiers, solver and memory (``--plan --json``)."""
+    needed = memory_plan(game, threads)
+    return {"game": game.name, "description": game.describe(), "options": dict(game.options),
+            "positions": game.size, "tiers": game.tiers.count, "solver": solver_name(game),
+            "planned_peak_bytes": needed.total, "planned_solver_bytes": needed.solver,
+            "planned_baseline_bytes": needed.baseline, "memory_available_bytes": memory_available()}
+
+
 def plan(game: Game, threads: int | None = None) -> str:
     """One line: how many positions, which solver, how much memory."""
-    needed = memory_plan(game, threads).total
+    report = plan_report(game, threads)
     return (f"{game.describe()}: {game.size:,} positions in {game.tiers.count} tier"
-            f"{'s' if game.tiers.count != 1 else ''}, {solver_name(game)} solver, about "
-            f"{human_bytes(needed)} of memory ({human_bytes(memory_available())} available)")
+            f"{'s' if game.tiers.count != 1 else ''}, {report['solver']} solver, about "
+            f"{human_bytes(report['planned_peak_bytes'])} of memory "
+            f"({human_bytes(report['memory_available_bytes'])} available)")
 
 
 def check_output(path: Path) -> None:
@@ -285,7 +297,17 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
         solver_peak_bytes=int(stats.peak_bytes), planned_peak_bytes=needed.total,
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-        tiers=game.tiers.count, resumed_tiers=len(done), options=dict(game.options))
+        tiers=game.tiers.count, resumed_tiers=len(done), options=dict(game.options),
+        **_largest_tier(game, stats.tier_seconds))
+
+
+def _largest_tier(game: Game, seconds: dict[int, float]) -> dict:
+    if not seconds:
+        return {}
+    tier = max(seconds, key=lambda t: (int(game.tier_sizes[t]), -t))
+    key = game.tiers.keys[tier]
+    return {"largest_tier": f"{tier} {tuple(key)}" if len(key) else str(tier),
+            "largest_tier_seconds": seconds[tier]}
 
 
 def _start_result(path: Path, index: int) -> tuple[str, int | None]:

@@ -106,7 +106,7 @@ def _interrupt_on_sigterm() -> None:
 
 def build_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``scripts/build_db.py``."""
-    from databases.build import BuildRefused, build_database, plan
+    from databases.build import BuildRefused, build_database, plan, plan_report
     from databases.format import PartialBuildMismatch
 
     parser = build_parser()
@@ -119,7 +119,10 @@ def build_main(argv: Sequence[str] | None = None) -> int:
         return fail(parser.prog, str(error))
     if args.threads is not None and args.threads < 1:
         return fail(parser.prog, f"--threads must be at least 1, got {args.threads}")
-    print(plan(game), file=sys.stderr if args.json else sys.stdout, flush=True)
+    if args.plan and args.json:
+        print(json.dumps(plan_report(game, args.threads), indent=2))
+        return 0
+    print(plan(game, args.threads), file=sys.stderr if args.json else sys.stdout, flush=True)
     if args.plan:
         return 0
     _interrupt_on_sigterm()

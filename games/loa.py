@@ -277,7 +277,11 @@ class LinesOfAction(Game):
                         key=lambda bw: (bw[0] + bw[1], bw))
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+        try:
+            self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+        except ValueError as error:
+            raise ValueError(f"{self.describe()}: {error}; build an endgame table with "
+                             "--max-pieces K (e.g. 3 or 4)") from None
         self.tiers = self.space.tiers
         lines, targets, paths, neighbours = line_tables(rows, cols)
         self.data = LoaData(self.space.table, lines, targets, paths, neighbours)

@@ -28,6 +28,9 @@ class TierLayout:
     def __post_init__(self) -> None:
         if len(self.keys) != len(self.sizes):
             raise ValueError("one size per tier key")
+        total = sum(int(size) for size in self.sizes)
+        if total >= 1 << 62:
+            raise ValueError(f"{total:.2e} positions are too many to index (at most 4.6e18)")
         offsets = np.zeros(len(self.sizes) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum(np.asarray(self.sizes, dtype=np.int64))
         object.__setattr__(self, "offsets", offsets)

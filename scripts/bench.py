@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Benchmark database builds: compile and solve time, positions per second, peak memory
-and file size. Each case runs ``build_db.py`` in a fresh process.
+"""Benchmark database builds: seconds, positions per second, planned and measured peak
+memory per position, and file size per position. Each case runs ``build_db.py`` in a
+fresh process.
 
-    python scripts/bench.py                                  # the standard cases (~15 minutes)
+    python scripts/bench.py                                  # the standard cases
     python scripts/bench.py "ttt --rows 4 --cols 4" --json   # chosen cases, JSON output
     python scripts/bench.py --cold                           # include numba compilation
+    python scripts/bench.py --speedup "loa --rows 5 --cols 5 --max-pieces 4"
+                                       # 1 vs 2 threads on the case's largest tier
+    python scripts/bench.py --plan "loa --rows 5 --cols 5"   # plans only: no build
 """
 
 from __future__ import annotations
@@ -29,15 +33,17 @@ STANDARD_CASES = [
     "knightsdance --rows 8 --cols 8",
     "surround --rows 4 --cols 5 --wormholes",
     "konane --rows 5 --cols 5",
-    "konane --rows 5 --cols 5 --goagain-any",
     "domineering --rows 5 --cols 5",
     "domineering --rows 6 --cols 5",
     "clobber --rows 4 --cols 4",
     "clobber --rows 3 --cols 6",
-    "breakthrough --rows 4 --cols 4",
     "breakthrough --rows 5 --cols 4",
-    "knightthrough --rows 4 --cols 4",
     "knightthrough --rows 5 --cols 4",
+    "loa --rows 4 --cols 4",
+    "loa --rows 5 --cols 5 --max-pieces 4",
+    "loa --rows 8 --cols 8 --max-pieces 3 --symmetry",
+    "surakarta --size 6 --max-pieces 3",
+    "surakarta --size 6 --max-pieces 4 --symmetry",
 ]
 
 
@@ -45,7 +51,7 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     """Build one case in a subprocess; returns its build report plus derived figures."""
     out = workdir / "bench.h5"
     command = [sys.executable, str(ROOT / "scripts" / "build_db.py"), *shlex.split(case),
-               "--quiet", "--json", "--out", str(out)]
+               "--quiet", "--json", "--restart", "--out", str(out)]
     if threads:
         command += ["--threads", str(threads)]
     env = dict(os.environ)
@@ -53,50 +59,103 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
         env["GAMESOLVER_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cache-", dir=workdir)
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        raise SystemExit(f"bench.py: error: '{case}' failed: {done.stderr.strip().splitlines()[-1]}")
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        raise SystemExit(f"bench.py: error: '{case}' failed: {lines[-1]}")
     report = json.loads(done.stdout)
     out.unlink(missing_ok=True)
     report["case"] = case
-    report["positions_per_second"] = report["positions"] / max(report["solve_seconds"], 1e-9)
-    report["file_bytes_per_position"] = report["file_bytes"] / report["positions"]
+    positions = report["positions"]
+    report["positions_per_second"] = positions / max(report["solve_seconds"], 1e-9)
+    for key in ("file_bytes", "planned_peak_bytes", "peak_rss_bytes", "solver_peak_bytes"):
+        report[key.replace("_bytes", "") + "_bytes_per_position"] = report[key] / positions
     return report
 
 
-def table(reports: list[dict]) -> str:
-    header = ("case", "positions", "compile s", "solve s", "write s", "total s", "pos/s",
-              "peak RSS", "file", "B/pos", "start")
-    rows = [header]
-    for r in reports:
-        start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
-        rows.append((r["case"], f"{r['positions']:,}", f"{r['compile_seconds']:.2f}",
-                     f"{r['solve_seconds']:.2f}", f"{r['write_seconds']:.2f}", f"{r['total_seconds']:.2f}",
-                     f"{r['positions_per_second']:,.0f}", human_bytes(r["peak_rss_bytes"]),
-                     human_bytes(r["file_bytes"]), f"{r['file_bytes_per_position']:.3f}", start))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+def plan_case(case: str) -> dict:
+    """The plan of one case, without building it."""
+    command = [sys.executable, str(ROOT / "scripts" / "build_db.py"), *shlex.split(case),
+               "--plan", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench.py: error: '{case}' failed: {done.stderr.strip()}")
+    return {"case": case, **json.loads(done.stdout)}
+
+
+def render(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
                        for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
+def table(reports: list[dict]) -> str:
+    rows = [("case", "positions", "solve s", "total s", "pos/s", "planned", "peak RSS",
+             "plan/peak", "peak B/pos", "file B/pos", "start")]
+    for r in reports:
+        start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
+        rows.append((r["case"], f"{r['positions']:,}", f"{r['solve_seconds']:.1f}",
+                     f"{r['total_seconds']:.1f}", f"{r['positions_per_second']:,.0f}",
+                     human_bytes(r["planned_peak_bytes"]), human_bytes(r["peak_rss_bytes"]),
+                     f"{r['planned_peak_bytes'] / r['peak_rss_bytes']:.2f}",
+                     f"{r['peak_rss_bytes_per_position']:.2f}",
+                     f"{r['file_bytes_per_position']:.3f}", start))
+    return render(rows)
+
+
+def plan_table(plans: list[dict]) -> str:
+    rows = [("case", "positions", "tiers", "solver", "planned memory", "planned B/pos")]
+    for p in plans:
+        rows.append((p["case"], f"{p['positions']:,}", f"{p['tiers']:,}", p["solver"],
+                     human_bytes(p["planned_peak_bytes"]),
+                     f"{p['planned_peak_bytes'] / p['positions']:.2f}"))
+    return render(rows)
+
+
+def speedup_table(pairs: list[tuple[dict, dict]]) -> str:
+    rows = [("case", "largest tier", "1 thread s", "2 threads s", "speed-up")]
+    for one, two in pairs:
+        rows.append((one["case"], one["largest_tier"], f"{one['largest_tier_seconds']:.1f}",
+                     f"{two['largest_tier_seconds']:.1f}",
+                     f"{one['largest_tier_seconds'] / max(two['largest_tier_seconds'], 1e-9):.2f}x"))
+    return render(rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         prog="bench.py", description=__doc__.split("\n\n")[0],
-        epilog="Standard cases: " + "; ".join(STANDARD_CASES))
+        epilog="Standard cases: " + "; ".join(STANDARD_CASES),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help='a game and its options as for build_db.py, quoted, e.g. "ttt --rows 4"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     parser.add_argument("--cold", action="store_true",
                         help="compile numba kernels from scratch (an empty cache) in every case")
+    parser.add_argument("--speedup", action="store_true",
+                        help="build each case with 1 and with 2 threads and compare the time of "
+                             "its largest tier")
+    parser.add_argument("--plan", action="store_true", help="only print each case's plan")
     args = parser.parse_args()
+    cases = args.cases or STANDARD_CASES
+    if args.plan:
+        plans = [plan_case(case) for case in cases]
+        print(json.dumps(plans, indent=2) if args.json else plan_table(plans))
+        return 0
     reports = []
     with tempfile.TemporaryDirectory(prefix="bench-") as workdir:
-        for case in args.cases or STANDARD_CASES:
-            reports.append(run_case(case, args.threads, args.cold, Path(workdir)))
+        for case in cases:
+            if args.speedup:
+                reports.append((run_case(case, 1, args.cold, Path(workdir)),
+                                run_case(case, 2, args.cold, Path(workdir))))
+            else:
+                reports.append(run_case(case, args.threads, args.cold, Path(workdir)))
             if not args.json:
                 print(f"done: {case}", file=sys.stderr, flush=True)
-    print(json.dumps(reports, indent=2) if args.json else table(reports))
+    if args.json:
+        print(json.dumps(reports, indent=2))
+    else:
+        print(speedup_table(reports) if args.speedup else table(reports))
     return 0
 
 

@@ -119,6 +119,9 @@ class SolveStats:
     max_remoteness: int = 0
     compile_seconds: float = 0.0
     peak_bytes: int = 0
+    #: Seconds from the start of each tier solved here to its end (other tiers may
+    #: have run at the same time).
+    tier_seconds: dict[int, float] = field(default_factory=dict)
 
     def add(self, counts: np.ndarray, max_remoteness: int) -> None:
         self.counts += counts

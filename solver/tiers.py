@@ -207,9 +207,12 @@ class _Running:
     steps: Generator
     addresses: np.ndarray
     positions: int
+    began: float
     outstanding: int = 0
     results: list = field(default_factory=list)
-    progressed: bool = False
+    batches: int = 0
+    credited: int = 0        # positions already shown on the progress bar
+    sizes: list = field(default_factory=list)  # positions of each call of the batch out
 
 
 def warm_up(game: SolvableGame) -> float:
@@ -272,7 +275,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
         else:
             step = CHUNK if kind == TierType.IMMEDIATE else size
             steps = _bottom_up_tier(game, tier, addresses, chunks_of(size, step), dtype)
-        job = _Running(tier, steps, addresses, size)
+        job = _Running(tier, steps, addresses, size, time.perf_counter())
         running[tier] = job
         stats.peak_bytes = max(stats.peak_bytes, held_bytes())
         advance(job, None)
@@ -292,6 +295,14 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
             results = []  # an empty tier has no calls: go on at once
         job.results = [None] * len(calls)
         job.outstanding = len(calls)
+        job.batches += 1
+        # The first batch expands every position; a loopy tier's levels come after it,
+        # so its first batch shows half the tier on the bar and completion the rest.
+        share = 1 if tier_type(game, job.tier) != TierType.LOOPY else 2
+        job.sizes = [(args[3] - args[2]) // share if job.batches == 1 and len(args) > 3 else 0
+                     for _, args in calls]
+        if job.batches > 1:
+            bar.set_postfix_str(f"tier {_tier_text(game, job.tier)}: pass {job.batches}", refresh=False)
         for slot, (kernel, args) in enumerate(calls):
             pending[pool.submit(kernel, *args)] = (job.tier, slot)
 
@@ -301,8 +312,8 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
         stats.add(counts, longest)
         if sink is not None:
             sink(job.tier, records, counts, longest)
-        if not job.progressed:
-            bar.update(job.positions)
+        bar.update(job.positions - job.credited)
+        stats.tier_seconds[job.tier] = time.perf_counter() - job.began
         stays, freed = plan.finish(job.tier)
         if stays:
             resident[job.tier] = records
@@ -326,6 +337,9 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
                 job = running[tier]
                 job.results[slot] = future.result()
                 job.outstanding -= 1
+                if job.sizes[slot]:
+                    bar.update(job.sizes[slot])
+                    job.credited += job.sizes[slot]
                 if job.outstanding == 0:
                     advance(job, job.results)
     except BaseException:

@@ -46,7 +46,10 @@ from solver.jit import jit
 
 # Layout of the table: a header of these fields, then the arrays they point at.
 (CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
- ORBIT_FIXERS, IMAGES, IMAGE_BYTES, HEADER) = range(13)
+ ORBIT_FIXERS, IMAGES, IMAGE_BYTES, ORBIT_LOOKUP, HEADER) = range(14)
+#: Black-set counts with at most this many subsets get a direct rank -> orbit table
+#: (8 bytes a subset); larger ones are found by binary search.
+DIRECT_ORBITS = 1 << 22
 # Each block row: black count, white count, tier, first index in the tier, white boards.
 BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS, BLOCK_WIDTH = range(6)
 
@@ -141,17 +144,30 @@ class BoardSpace:
                         (sum(tier_blocks[0]),))
         tier_first.append(len(rows))
         self.tiers = TierLayout(keys=keys, sizes=sizes)
+        # orbit_lookup[b]: where the direct rank -> orbit table of b black cells starts
+        # (-1: binary search); the tables follow it
+        lookup_start = np.full(most_black + 1, -1, dtype=np.int64)
+        lookups, filled = [], 0
+        for b in range(most_black + 1):
+            total = int(subset_count(cells, b))
+            if symmetries and total <= DIRECT_ORBITS:
+                direct = np.full(total, -1, dtype=np.int64)
+                direct[ranks[b + 1]] = np.arange(len(ranks[b + 1]))
+                lookup_start[b] = filled
+                lookups.append(direct)
+                filled += total
         parts = [block_of.ravel(), np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH).ravel(),
                  np.array(tier_first, dtype=np.int64), orbit_start, np.concatenate(ranks),
-                 np.concatenate(fixers), images.ravel()]
+                 np.concatenate(fixers), images.ravel(), lookup_start, *lookups]
         header = np.zeros(HEADER, dtype=np.int64)
         header[[CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, IMAGE_BYTES]] = \
             [cells, len(group) if symmetries else 1, most_black + 1, most_white + 1, images.shape[1]]
         start = HEADER
         for field, part in zip((BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
-                                ORBIT_FIXERS, IMAGES), parts):
+                                ORBIT_FIXERS, IMAGES, ORBIT_LOOKUP), parts):
             header[field] = start
             start += len(part)
+        lookup_start[lookup_start >= 0] += start  # absolute positions in the table
         self.table = np.concatenate([header, *parts]).astype(np.int64)
         self.blocks = np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH)
         self.block_of = block_of
@@ -172,7 +188,10 @@ class BoardSpace:
 
 @jit(inline="always")
 def _orbit_number(table, black_count, canonical_rank):
-    """Binary search of a canonical black rank among its orbits."""
+    """The orbit of a canonical black rank: a direct table, or a binary search."""
+    direct = table[table[ORBIT_LOOKUP] + black_count]
+    if direct >= 0:
+        return table[direct + canonical_rank]
     begin = table[table[ORBIT_START] + black_count]
     lo = begin
     hi = table[table[ORBIT_START] + black_count + 1]
@@ -204,21 +223,25 @@ def encode_board(table, black, white, turn):
         black_set = rank_subset(black)
         white_rank = rank_subset(extract_bits(white, full_mask(cells) & ~black))
     else:
-        best = np.int64(-1)
-        fixers = 0
-        for g in range(group):
-            image = rank_subset(_permute(table, black, g))
+        # Subsets of one size in colex order are their masks in numeric order (read as
+        # unsigned: bit 63 is a cell), so images are compared as masks, ranked once.
+        best = np.uint64(black)
+        fixers = 1
+        for g in range(1, group):
+            image = np.uint64(_permute(table, black, g))
             if image > best:
                 best = image
                 fixers = 1 << g
             elif image == best:
                 fixers |= 1 << g
-        black_set = _orbit_number(table, black_count, best)
-        free = full_mask(cells) & ~unrank_subset(best, black_count, cells)
-        white_rank = np.int64(-1)
+        canonical = np.int64(best)
+        black_set = _orbit_number(table, black_count, rank_subset(canonical))
+        free = full_mask(cells) & ~canonical
+        best_white = np.uint64(0)
         for g in range(group):
             if (fixers >> g) & 1:
-                white_rank = max(white_rank, rank_subset(extract_bits(_permute(table, white, g), free)))
+                best_white = max(best_white, np.uint64(_permute(table, white, g)))
+        white_rank = rank_subset(extract_bits(np.int64(best_white), free))
     local = table[row + BLOCK_OFFSET] + \
         ((black_set * table[row + BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
     return table[row + BLOCK_TIER], local

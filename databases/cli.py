@@ -10,6 +10,7 @@ import argparse
 import json
 import signal
 import sys
+from dataclasses import asdict
 from typing import Sequence
 
 from games import GAMES, game_class, make_game
@@ -150,7 +151,36 @@ def query_parser() -> argparse.ArgumentParser:
     parser.add_argument("position", metavar="POSITION",
                         help='a position in the game\'s notation, e.g. "(L 1L3R0 0L1R3 1L2R1)"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    history = parser.add_argument_group(
+        "history (games where repeating a board loses: Pousse)",
+        "With --history, POSITION is where the game's history begins and MOVEs follow it; "
+        "each move of the position reached is judged under the real rule "
+        '(databases/history.py). Example: query.py pousse_3x3.h5 "(x --- --- ---)" '
+        '--history "L 2" "R 2" "L 2" "R 2"')
+    history.add_argument("--history", nargs="*", metavar="MOVE",
+                         help="the moves played from POSITION (none: POSITION is the whole history)")
+    history.add_argument("--node-limit", type=int, default=200_000, metavar="N",
+                         help="stop the search after N positions (default 200000)")
+    history.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+                         help="stop the search after this long (default 10)")
     return parser
+
+
+def _history_main(parser, args) -> int:
+    from databases import open_database
+    from databases.history import analyse
+
+    try:
+        with open_database(args.file) as db:
+            report = analyse(db, args.position, args.history, node_limit=args.node_limit,
+                             time_limit=args.time_limit)
+    except (FileNotFoundError, ValueError) as error:
+        return fail(parser.prog, str(error))
+    if args.json:
+        print(json.dumps(asdict(report), indent=2))
+    else:
+        print(report.text())
+    return 0
 
 
 def _value_text(value: str, remoteness: int | None) -> str:
@@ -163,6 +193,8 @@ def query_main(argv: Sequence[str] | None = None) -> int:
 
     parser = query_parser()
     args = parser.parse_args(argv)
+    if args.history is not None:
+        return _history_main(parser, args)
     try:
         with open_database(args.file) as db:
             record = db.lookup(args.position)

@@ -26,6 +26,7 @@ GAMES: dict[str, str] = {
     "knightthrough": "games.knightthrough",
     "loa": "games.loa",
     "surakarta": "games.surakarta",
+    "pousse": "games.pousse",
 }
 
 

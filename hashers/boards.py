@@ -140,8 +140,8 @@ class BoardSpace:
                 rows.append([b, w, tier, offset, white_boards])
                 offset += 2 * black_sets * white_boards
             sizes.append(offset)
-            keys.append(tuple(tier_blocks[0]) if len(tier_blocks) == 1 else
-                        (sum(tier_blocks[0]),))
+            keys.append(tuple(tier_blocks[0]) if all(len(t) == 1 for t in blocks) else
+                        (sum(tier_blocks[0]),))  # (b, w) per tier, or the number of pieces
         tier_first.append(len(rows))
         self.tiers = TierLayout(keys=keys, sizes=sizes)
         # orbit_lookup[b]: where the direct rank -> orbit table of b black cells starts

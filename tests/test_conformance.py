@@ -41,6 +41,9 @@ CASES = [
     ("surakarta", {"size": 4, "max_pieces": 2}),
     ("surakarta", {"size": 4, "max_pieces": 2, "symmetry": True}),
     ("surakarta", {"size": 6, "max_pieces": 1, "symmetry": True}),
+    ("pousse", {"size": 1}),
+    ("pousse", {"size": 2}),
+    ("pousse", {"size": 3}),
 ]
 
 

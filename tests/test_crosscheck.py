@@ -114,6 +114,9 @@ VARIANTS = [
     ("surakarta", {"size": 5, "max_pieces": 1}),
     ("surakarta", {"size": 4, "max_pieces": 3}),
     ("surakarta", {"size": 6, "max_pieces": 2}),
+    ("pousse", {"size": 1}),
+    ("pousse", {"size": 2}),
+    ("pousse", {"size": 3}),
     # every position of 4x4 takes the plain-Python reference minutes: run with -m slow
     pytest.param("breakthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
     pytest.param("breakthrough", {"rows": 4, "cols": 4, "symmetry": True}, marks=pytest.mark.slow),

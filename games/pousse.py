@@ -1,0 +1,297 @@
+"""Pousse: insert a marker from a side of a row or column, pushing the line along; more
+straights than the opponent wins.
+
+The N x N board starts empty; ``x`` moves first. A move ``L i``, ``R i``, ``T i`` or
+``B i`` inserts a marker of the mover's colour from the left or right of row ``i``, or
+the top or bottom of column ``i`` (1-based from the top left). The markers from the
+entry square up to the first empty square move one square along; in a full line the
+last one is pushed off the board. All 4N insertions are always legal, even one that
+gives back the same board. A straight is a row or column of N markers of one colour;
+a board with more straights of one colour than of the other ends the game, and that
+colour wins, whoever made the move.
+
+The database solves the *position game* (RULES.md): a position is the board and the
+player to move, and a repeated board is not punished, so endless play is a DRAW. The
+real rule (who repeats a board loses) needs the game's history: ``databases/history.py``
+answers it on top of the database.
+
+Position ``(T row row ...)``: turn ``x``/``o``; cells ``x``, ``o``, ``-``.
+
+Index (``hashers/boards.py``): tier k holds every board with k markers (x markers as
+the "black" cells, o as the "white"), times two for the turn. An insertion adds a
+marker, unless the line was full and one falls off: only those moves stay in the
+tier (tiers with at least N markers are LOOPY, solved with un-moves: the line slides
+back and the fallen marker, of either colour, returns). Every other move leads to
+tier k + 1, which is solved first.
+
+State vector: ``[turn, cells...]`` (turn 0 = x; cells in text order, 0 empty, 1 x, 2 o).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from games.base import Game, GameFunctions, Option, board_cells, code_masks, fill_cells
+from hashers.boards import BoardSpace, decode_board, encode_board
+from solver.common import TierType
+from solver.jit import jit
+from solver.values import LOSE, UNDECIDED, WIN
+
+EMPTY, X, O = 0, 1, 2
+SYMBOLS = "-xo"
+SIDES = "LRTB"
+
+
+class PousseData(NamedTuple):
+    """``board``: the board index (``BoardSpace.table``); ``lines[m, k]``: the cell k
+    squares from the entry of insertion m (m = side * N + i - 1), entry first;
+    ``straights[l]``: the mask of row or column l (rows first)."""
+
+    board: np.ndarray
+    lines: np.ndarray
+    straights: np.ndarray
+
+
+@jit(inline="always")
+def outcome(straights, xs, os, turn):
+    """WIN or LOSE for the player to move if one colour has more straights, else
+    UNDECIDED."""
+    balance = 0
+    for line in range(straights.shape[0]):
+        mask = straights[line]
+        if xs & mask == mask:
+            balance += 1
+        elif os & mask == mask:
+            balance -= 1
+    if balance == 0:
+        return UNDECIDED
+    return WIN if (balance > 0) == (turn == 0) else LOSE
+
+
+@jit(inline="always")
+def insert(lines, move, mine, theirs):
+    """The (mine, theirs) masks after the owner of ``mine`` makes insertion ``move``,
+    and whether a marker fell off (the count of markers stayed)."""
+    size = lines.shape[1]
+    occupied = mine | theirs
+    last = size - 1
+    for k in range(size):
+        if not (occupied >> lines[move, k]) & 1:
+            last = k
+            break
+    full = last == size - 1 and (occupied >> lines[move, last]) & 1
+    for k in range(last, 0, -1):  # shift the run one square away from the entry
+        cell, before = lines[move, k], lines[move, k - 1]
+        bit = np.int64(1) << cell
+        mine &= ~bit
+        theirs &= ~bit
+        mine |= ((mine >> before) & 1) << cell
+        theirs |= ((theirs >> before) & 1) << cell
+    entry = np.int64(1) << lines[move, 0]
+    return mine | entry, theirs & ~entry, full
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    board, lines, straights = data
+    xs, os, turn, _ = decode_board(board, tier, local)
+    value = outcome(straights, xs, os, turn)
+    if value != UNDECIDED:
+        return -np.int64(value)
+    mine, theirs = (xs, os) if turn == 0 else (os, xs)
+    for move in range(lines.shape[0]):
+        after_mine, after_theirs, _ = insert(lines, move, mine, theirs)
+        if turn == 0:
+            out[move, 0], out[move, 1] = encode_board(board, after_mine, after_theirs, 1)
+        else:
+            out[move, 0], out[move, 1] = encode_board(board, after_theirs, after_mine, 0)
+        out[move, 2] = 0
+        out[move, 3] = move
+    return lines.shape[0]
+
+
+@jit
+def parents(data, tier, local, out, state, other):
+    """Un-moves inside the tier: an insertion into a full line whose entry square now
+    holds the mover's marker; the line slides back towards the entry and the marker
+    that fell off (x or o) returns at the far end. Parents that are finished games
+    may be given (the solver skips them)."""
+    board, lines, _ = data
+    xs, os, turn, _ = decode_board(board, tier, local)
+    mover = 1 - turn
+    mine, theirs = (xs, os) if mover == 0 else (os, xs)
+    occupied = xs | os
+    size = lines.shape[1]
+    count = 0
+    for move in range(lines.shape[0]):
+        if not (mine >> lines[move, 0]) & 1:
+            continue
+        full = True
+        for k in range(size):
+            if not (occupied >> lines[move, k]) & 1:
+                full = False
+                break
+        if not full:
+            continue
+        before_mine = mine & ~(np.int64(1) << lines[move, 0])
+        before_theirs = theirs
+        for k in range(size - 1):  # each marker moves one square back to the entry
+            cell, beyond = lines[move, k], lines[move, k + 1]
+            bit = np.int64(1) << cell
+            before_mine = (before_mine & ~bit) | (((mine >> beyond) & 1) << cell)
+            before_theirs = (before_theirs & ~bit) | (((theirs >> beyond) & 1) << cell)
+        far = np.int64(1) << lines[move, size - 1]
+        before_mine &= ~far
+        before_theirs &= ~far
+        for fallen in range(2):  # the marker that fell off: the mover's, or the other's
+            with_mine = before_mine | (far if fallen == 0 else 0)
+            with_theirs = before_theirs | (far if fallen == 1 else 0)
+            if mover == 0:
+                out[count] = encode_board(board, with_mine, with_theirs, mover)[1] << 1
+            else:
+                out[count] = encode_board(board, with_theirs, with_mine, mover)[1] << 1
+            count += 1
+    return count
+
+
+@jit
+def decode(data, tier, local, state):
+    xs, os, turn, _ = decode_board(data.board, tier, local)
+    state[0] = turn
+    fill_cells(state, data.board[0], xs, os, X, O)
+
+
+@jit
+def encode(data, state):
+    xs, os = code_masks(state, data.board[0], X, O)
+    return encode_board(data.board, xs, os, state[0])
+
+
+@jit
+def generate_moves(data, state, moves):
+    """Move code = side * N + row or column - 1 (sides L, R, T, B)."""
+    for move in range(data.lines.shape[0]):
+        moves[move] = move
+    return data.lines.shape[0]
+
+
+@jit
+def do_move(data, state, move, child):
+    xs, os = code_masks(state, data.board[0], X, O)
+    mine, theirs = (xs, os) if state[0] == 0 else (os, xs)
+    after_mine, after_theirs, _ = insert(data.lines, move, mine, theirs)
+    child[0] = 1 - state[0]
+    if state[0] == 0:
+        fill_cells(child, data.board[0], after_mine, after_theirs, X, O)
+    else:
+        fill_cells(child, data.board[0], after_theirs, after_mine, X, O)
+    return 0
+
+
+@jit
+def primitive(data, state, move_count):
+    xs, os = code_masks(state, data.board[0], X, O)
+    return outcome(data.straights, xs, os, state[0])
+
+
+def insertion_lines(size: int) -> np.ndarray:
+    """The cells of each insertion, entry first: L i, R i, T i, B i (i = 1..N)."""
+    lines = []
+    for side in SIDES:
+        for i in range(size):
+            if side == "L":
+                cells = [i * size + k for k in range(size)]
+            elif side == "R":
+                cells = [i * size + size - 1 - k for k in range(size)]
+            elif side == "T":
+                cells = [k * size + i for k in range(size)]
+            else:
+                cells = [(size - 1 - k) * size + i for k in range(size)]
+            lines.append(cells)
+    return np.array(lines, dtype=np.int64)
+
+
+class Pousse(Game):
+    name = "pousse"
+    title = "Pousse"
+    options_spec = (
+        Option("size", int, 4, "board size N (an N x N board)", minimum=1, maximum=8),
+    )
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+                              parents=parents)
+    state_fields = "turn (0 = x), then cells top row first (0 empty, 1 x, 2 o)"
+    #: The real game: whoever repeats a board configuration loses (databases/history.py).
+    repetition_loses = True
+
+    @staticmethod
+    def board_key(state: np.ndarray) -> bytes:
+        """The board configuration of a position (the turn left out)."""
+        return np.asarray(state[1:], dtype=np.int8).tobytes()
+
+    @staticmethod
+    def markers(state: np.ndarray) -> int:
+        """Markers on the board (never fewer after a move)."""
+        return int(np.count_nonzero(state[1:]))
+
+    @staticmethod
+    def markers_of_key(key: bytes) -> int:
+        return len(key) - key.count(0)
+
+    def build(self) -> None:
+        size = self.options["size"]
+        cells = board_cells(size, size, limit=64)
+        self.space = BoardSpace(cells, [[(x, k - x) for x in range(k + 1)] for k in range(cells + 1)])
+        self.tiers = self.space.tiers
+        lines = insertion_lines(size)
+        straights = np.zeros(2 * size, dtype=np.int64)
+        for i in range(size):
+            for k in range(size):
+                straights[i] |= np.int64(1) << (i * size + k)          # row i
+                straights[size + i] |= np.int64(1) << (k * size + i)   # column i
+        self.data = PousseData(self.space.table, lines, straights)
+        self.state_size = 1 + cells
+        self.max_moves = 4 * size
+        self.max_parents = 8 * size
+        self.loopy = True
+        self.remoteness_bound = None
+        self.hasher = {"name": "two-colour boards", "tiers": "markers on the board (x, o), turn",
+                       "cells": cells, "symmetries": 1}
+
+    def tier_children(self, tier: int) -> set[int]:
+        size = self.options["size"]
+        cells = size * size
+        children = {tier + 1} if tier < cells else set()
+        return children | ({tier} if tier >= size else set())
+
+    def tier_type(self, tier: int) -> TierType:
+        return TierType.LOOPY if tier >= self.options["size"] else TierType.IMMEDIATE
+
+    def default_start(self) -> str:
+        size = self.options["size"]
+        return "(x " + " ".join(["-" * size] * size) + ")"
+
+    def parse(self, text: str) -> np.ndarray:
+        turn, cells = self.parse_board(text, "xo", SYMBOLS)
+        return np.array([turn, *cells], dtype=np.int64)
+
+    def format(self, state: np.ndarray) -> str:
+        return self.format_board("xo"[state[0]], state[1:], SYMBOLS)
+
+    def move_name(self, state: np.ndarray, move: int) -> str:
+        size = self.options["size"]
+        return f"{SIDES[move // size]} {move % size + 1}"
+
+    def move_code(self, name: str) -> int:
+        """The move code of a name like ``L 1`` (or ``l1``); ValueError otherwise."""
+        size = self.options["size"]
+        text = name.replace(" ", "").upper()
+        if len(text) < 2 or text[0] not in SIDES or not text[1:].isdigit() \
+                or not 1 <= int(text[1:]) <= size:
+            raise ValueError(f"{name!r} is not a Pousse move: L, R, T or B and a row or column "
+                             f"1..{size}, e.g. 'L 1'")
+        return SIDES.index(text[0]) * size + int(text[1:]) - 1
+
+
+GAME = Pousse

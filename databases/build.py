@@ -28,8 +28,8 @@ import numpy as np
 from databases.format import PartialBuild, write_database
 from databases.reader import default_path
 from games.base import Game
-from solver import loopy, tiers
-from solver.common import TierType, announced, progress_bar
+from solver import tiers
+from solver.common import TierType, progress_bar
 from solver.jit import source_fingerprint
 from solver.values import ILLEGAL, VALUE_NAMES
 

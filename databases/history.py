@@ -38,14 +38,18 @@ included, so a move that gives back the same board always loses. A board with fe
 markers than the current one can never come back (an insertion never removes a
 marker for good), so the search forgets those.
 
-Worked example (2x2, from ``(x -- --)``, the moves ``L 1``, ``R 1``, ``L 1``): the
-board after them is ``(o xo --)``, seen after the first two moves too; ``R 1`` would
-make ``(x ox --)``, the board after ``L 1, R 1``... see ``tests/test_history.py``,
-which cross-checks every history of up to four moves on 2x2 with a brute-force search
-of the real game.
+Worked example (3x3). After ``L 2, R 2, L 2, R 2`` from the empty board the position
+is ``(x --- xoo ---)``, a DRAW in the position game. Under the real rule ``L 2`` makes
+``(o --- xxo ---)`` again, the board after the third move: it loses at once. Every
+other move of x leads to a position the position game calls a win in 1 for o, and
+the search finds o's winning move there without a repeated board: each is a proven
+loss, so the position is a proven LOSE for x. ``tests/test_history.py`` checks this,
+positions where the position game's only winning line needs a repeated board (never
+reported as a proven win), and every history of up to four moves on 2x2 against a
+brute-force search of the real game.
 
     >>> from databases.history import analyse                        # doctest: +SKIP
-    >>> report = analyse(db, "(x -- --)", ["L 1", "R 1", "L 1"])     # doctest: +SKIP
+    >>> report = analyse(db, "(x --- --- ---)", ["L 2", "R 2", "L 2", "R 2"])  # doctest: +SKIP
     >>> print(report.text())                                         # doctest: +SKIP
 """
 

@@ -78,6 +78,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
+from hashers.boards import decode_board, encode_board
 from hashers.tiers import TierLayout
 from solver.common import TERMINAL, TierType
 from solver.jit import jit, specialise
@@ -179,6 +180,22 @@ def fill_cells(state, cells: int, first_mask, second_mask, first: int, second: i
             state[offset + c] = second
         else:
             state[offset + c] = 0
+
+
+@jit
+def decode_board_state(data, tier, local, state):
+    """``decode`` of a game indexed by ``hashers.boards`` (``data.board``), whose state
+    is ``[turn, cells...]`` with cell codes 1 and 2 for the two colours."""
+    first, second, turn, _ = decode_board(data.board, tier, local)
+    state[0] = turn
+    fill_cells(state, data.board[0], first, second, 1, 2)
+
+
+@jit
+def encode_board_state(data, state):
+    """``encode`` of such a game."""
+    first, second = code_masks(state, data.board[0], 1, 2)
+    return encode_board(data.board, first, second, state[0])
 
 
 MAX_BOARD_CELLS = 63  # bit boards are int64 masks; games written for all 64 bits say so

@@ -30,8 +30,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, cols_option, fill_cells,
-    keep_first_pieces, rows_option, square_name,
+    Game, GameFunctions, Option, board_cells, code_masks, cols_option, decode_board_state,
+    encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from hashers.bits import as_mask, lowest_bit, popcount
 from hashers.boards import BoardSpace, decode_board, encode_board
@@ -195,19 +195,6 @@ def parents(data, tier, local, out, state, other):
 
 
 @jit
-def decode(data, tier, local, state):
-    black, white, turn, _ = decode_board(data.board, tier, local)
-    state[0] = turn
-    fill_cells(state, data.board[0], black, white, BLACK, WHITE)
-
-
-@jit
-def encode(data, state):
-    black, white = code_masks(state, data.board[0], BLACK, WHITE)
-    return encode_board(data.board, black, white, state[0])
-
-
-@jit
 def generate_moves(data, state, moves):
     """Move code = cell * 8 + direction; PASS (-1) when there is no other move."""
     black, white = code_masks(state, data.board[0], BLACK, WHITE)
@@ -253,7 +240,8 @@ class LinesOfAction(Game):
         Option("symmetry", bool, False,
                "store one board per class of mirror images (and rotations on square boards)"),
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+    functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
+                              primitive, expand,
                               parents=parents)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 

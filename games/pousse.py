@@ -33,7 +33,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from games.base import Game, GameFunctions, Option, board_cells, code_masks, fill_cells
+from games.base import (
+    Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
+    encode_board_state, fill_cells,
+)
 from hashers.boards import BoardSpace, decode_board, encode_board
 from solver.common import TierType
 from solver.jit import jit
@@ -157,19 +160,6 @@ def parents(data, tier, local, out, state, other):
 
 
 @jit
-def decode(data, tier, local, state):
-    xs, os, turn, _ = decode_board(data.board, tier, local)
-    state[0] = turn
-    fill_cells(state, data.board[0], xs, os, X, O)
-
-
-@jit
-def encode(data, state):
-    xs, os = code_masks(state, data.board[0], X, O)
-    return encode_board(data.board, xs, os, state[0])
-
-
-@jit
 def generate_moves(data, state, moves):
     """Move code = side * N + row or column - 1 (sides L, R, T, B)."""
     for move in range(data.lines.shape[0]):
@@ -219,7 +209,8 @@ class Pousse(Game):
     options_spec = (
         Option("size", int, 4, "board size N (an N x N board)", minimum=1, maximum=8),
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+    functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
+                              primitive, expand,
                               parents=parents)
     state_fields = "turn (0 = x), then cells top row first (0 empty, 1 x, 2 o)"
     #: The real game: whoever repeats a board configuration loses (databases/history.py).

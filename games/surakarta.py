@@ -35,8 +35,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, fill_cells, keep_first_pieces,
-    square_name,
+    Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
+    encode_board_state, keep_first_pieces, square_name,
 )
 from hashers.bits import lowest_bit
 from hashers.boards import BoardSpace, decode_board, encode_board
@@ -210,19 +210,6 @@ def parents(data, tier, local, out, state, other):
 
 
 @jit
-def decode(data, tier, local, state):
-    black, white, turn, _ = decode_board(data.board, tier, local)
-    state[0] = turn
-    fill_cells(state, data.board[0], black, white, BLACK, WHITE)
-
-
-@jit
-def encode(data, state):
-    black, white = code_masks(state, data.board[0], BLACK, WHITE)
-    return encode_board(data.board, black, white, state[0])
-
-
-@jit
 def generate_moves(data, state, moves):
     """Move code = from point * cells + to point."""
     cells = data.board[0]
@@ -277,7 +264,8 @@ class Surakarta(Game):
         Option("symmetry", bool, False,
                "store one board per class of mirror images and rotations of the square"),
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+    functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
+                              primitive, expand,
                               terminal, parents)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 

@@ -39,9 +39,10 @@ import numpy as np
 
 from solver.atomic import atomic_decrement, load_acquire, load_at, store_release
 from solver.common import (
-    no_failure, first_failure, CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
+    CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL,
-    TOO_MANY_MOVES, as_seen_by_parent, child_problem, report_failure, scratch,
+    TOO_MANY_MOVES, as_seen_by_parent, child_problem, first_failure, no_failure,
+    report_failure, scratch,
 )
 from solver.jit import jit, specialise
 from solver.values import (

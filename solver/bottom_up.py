@@ -22,10 +22,10 @@ from solver.atomic import load_at
 from solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
     CHILD_TIER_NOT_SOLVED, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
-    report_failure, scratch,
+    conclude, report_failure, scratch, tally,
 )
 from solver.jit import specialise
-from solver.values import DRAW, LOSE, TIE, WIN, pack_record, unpack_remoteness, unpack_value
+from solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
 
 
 def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_size,
@@ -73,25 +73,12 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_
                     break
                 value = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
                 distance = np.int64(unpack_remoteness(record))
-            if value == WIN:
-                best_win = min(best_win, distance)
-            elif value == TIE:
-                best_tie = min(best_tie, distance)
-            elif value == LOSE:
-                worst_lose = max(worst_lose, distance)
-            else:
-                draws += 1
+            best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
+                                                          worst_lose, draws)
         if problem != 0:  # stop: the positions below may read this one
             records[local] = pack_record(0, none)
             return
-        if best_win < none:
-            value, distance = WIN, best_win + 1
-        elif best_tie < none:
-            value, distance = TIE, best_tie + 1
-        elif draws:
-            value, distance = DRAW, none
-        else:
-            value, distance = LOSE, worst_lose + 1
+        value, distance = conclude(best_win, best_tie, worst_lose, draws, none)
         if value != DRAW and distance >= none:
             report_failure(failure, REMOTENESS_OVERFLOW, local, tier, distance)
             distance = 0

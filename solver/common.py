@@ -186,6 +186,34 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
 
 
 @jit(inline="always")
+def tally(value, distance, best_win, best_tie, worst_lose, draws):
+    """Fold one child's value (as seen by the parent's mover) and remoteness into the
+    least winning and tying remoteness, the largest losing one and the draws seen."""
+    if value == WIN:
+        best_win = min(best_win, distance)
+    elif value == TIE:
+        best_tie = min(best_tie, distance)
+    elif value == LOSE:
+        worst_lose = max(worst_lose, distance)
+    else:
+        draws += 1
+    return best_win, best_tie, worst_lose, draws
+
+
+@jit(inline="always")
+def conclude(best_win, best_tie, worst_lose, draws, none):
+    """(value, remoteness) of a position whose children are all tallied (``none``:
+    what ``tally`` started from and the remoteness of a DRAW): RULES.md's order."""
+    if best_win < none:
+        return WIN, best_win + 1
+    if best_tie < none:
+        return TIE, best_tie + 1
+    if draws:
+        return DRAW, none
+    return LOSE, worst_lose + 1
+
+
+@jit(inline="always")
 def child_problem(value: int) -> int:
     """The contract failure of a solved child's value code, or 0 if it may be read."""
     if value == ILLEGAL:
@@ -200,6 +228,6 @@ def child_problem(value: int) -> int:
 __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "child_problem", "first_failure", "no_failure", "progress_bar", "announced",
+    "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar", "announced",
     "report_failure", "scratch", "tier_summary",
 ]

@@ -41,8 +41,8 @@ from solver.atomic import atomic_decrement, load_acquire, load_at, store_release
 from solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL,
-    TOO_MANY_MOVES, as_seen_by_parent, child_problem, first_failure, no_failure,
-    report_failure, scratch,
+    TOO_MANY_MOVES, as_seen_by_parent, child_problem, conclude, first_failure, no_failure,
+    report_failure, scratch, tally,
 )
 from solver.jit import jit, specialise
 from solver.values import (
@@ -160,14 +160,8 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
                     break
                 value = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
                 distance = np.int64(unpack_remoteness(record))
-            if value == WIN:
-                best_win = min(best_win, distance)
-            elif value == TIE:
-                best_tie = min(best_tie, distance)
-            elif value == LOSE:
-                worst_lose = max(worst_lose, distance)
-            else:
-                draws += 1
+            best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
+                                                          worst_lose, draws)
         distinct = _inside_moves(out, count, tier, size, inside, failure, local) if problem == 0 else -1
         if distinct < 0:
             values[local] = ILLEGAL
@@ -179,14 +173,8 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
         counters[local] = distinct
         # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
         if distinct == 0:  # every move leaves the tier: decided now
-            if best_win < NO_REMOTENESS:
-                values[local], remoteness[local] = WIN, best_win + 1
-            elif best_tie < NO_REMOTENESS:
-                values[local], remoteness[local] = TIE, best_tie + 1
-            elif draws:
-                values[local], remoteness[local] = DRAW, NO_REMOTENESS
-            else:
-                values[local], remoteness[local] = LOSE, worst_lose + 1
+            values[local], remoteness[local] = conclude(best_win, best_tie, worst_lose, draws,
+                                                        np.int64(NO_REMOTENESS))
             if values[local] == WIN or values[local] == LOSE:
                 first_level = min(first_level, np.int64(remoteness[local]))
         elif best_win < NO_REMOTENESS:

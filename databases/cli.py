@@ -45,6 +45,10 @@ def _games_epilog() -> str:
         lines.append(f"  {name:<12} {cls.title}: {flags}")
     lines.append("")
     lines.append("Run 'build_db.py GAME --help' for what each option means.")
+    lines.append("")
+    lines.append("examples:")
+    lines.append("  python scripts/build_db.py northcott --rows 3 --cols 6")
+    lines.append("  python scripts/build_db.py loa --rows 5 --cols 5 --max-pieces 4 --plan")
     return "\n".join(lines)
 
 
@@ -59,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   parser_class=OneLineParser)
     for name in GAMES:
         cls = game_class(name)
-        sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.")
+        sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.",
+                               epilog=f"example: python scripts/build_db.py {name} --plan")
         rules = sub.add_argument_group(f"{name} options")
         for option in cls.options_spec:
             if option.kind is bool:
@@ -146,7 +151,8 @@ def query_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="query.py",
         description="Look up a position in a database: its value and remoteness, and every "
-                    "legal move with the value of the position it leads to, best move first.")
+                    "legal move with the value of the position it leads to, best move first.",
+        epilog='example: python scripts/query.py db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"')
     parser.add_argument("file", metavar="FILE.h5", help="a database written by build_db.py")
     parser.add_argument("position", metavar="POSITION",
                         help='a position in the game\'s notation, e.g. "(L 1L3R0 0L1R3 1L2R1)"')

@@ -3,7 +3,8 @@
 memory per position, and file size per position. Each case runs ``build_db.py`` in a
 fresh process.
 
-    python scripts/bench.py                                  # the standard cases
+    python scripts/bench.py                                  # the standard cases (minutes)
+    python scripts/bench.py --large                          # the large builds (hours)
     python scripts/bench.py "ttt --rows 4 --cols 4" --json   # chosen cases, JSON output
     python scripts/bench.py --cold                           # include numba compilation
     python scripts/bench.py --speedup "loa --rows 5 --cols 5 --max-pieces 4"
@@ -27,21 +28,31 @@ sys.path.insert(0, str(ROOT))  # run from a checkout too
 
 from databases.build import human_bytes  # noqa: E402
 
+#: Minutes in all on two cores.
 STANDARD_CASES = [
     "ttt --rows 4 --cols 4",
     "northcott --rows 4 --cols 7 --backward",
     "knightsdance --rows 8 --cols 8",
     "surround --rows 4 --cols 5 --wormholes",
-    "konane --rows 5 --cols 5",
     "domineering --rows 5 --cols 5",
-    "domineering --rows 6 --cols 5",
     "clobber --rows 4 --cols 4",
     "clobber --rows 3 --cols 6",
     "breakthrough --rows 5 --cols 4",
-    "knightthrough --rows 5 --cols 4",
     "loa --rows 4 --cols 4",
+    "loa --rows 4 --cols 4 --symmetry",
+    "surakarta --size 5",
+    "pousse --size 3",
+    "pousse --size 4",
+]
+#: The issues' large builds: up to twenty minutes each (``--large``).
+LARGE_CASES = [
+    "konane --rows 5 --cols 5",
+    "domineering --rows 6 --cols 5",
+    "knightthrough --rows 5 --cols 4",
     "loa --rows 5 --cols 5 --max-pieces 4",
+    "loa --rows 5 --cols 5 --max-pieces 5 --symmetry",
     "loa --rows 8 --cols 8 --max-pieces 3 --symmetry",
+    "surakarta --size 4",
     "surakarta --size 6 --max-pieces 3",
     "surakarta --size 6 --max-pieces 4 --symmetry",
 ]
@@ -124,7 +135,8 @@ def speedup_table(pairs: list[tuple[dict, dict]]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(
         prog="bench.py", description=__doc__.split("\n\n")[0],
-        epilog="Standard cases: " + "; ".join(STANDARD_CASES),
+        epilog="Standard cases: " + "; ".join(STANDARD_CASES) + ". Large cases: " +
+               "; ".join(LARGE_CASES),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help='a game and its options as for build_db.py, quoted, e.g. "ttt --rows 4"')
@@ -136,8 +148,9 @@ def main() -> int:
                         help="build each case with 1 and with 2 threads and compare the time of "
                              "its largest tier")
     parser.add_argument("--plan", action="store_true", help="only print each case's plan")
+    parser.add_argument("--large", action="store_true", help="the large cases instead of the standard ones")
     args = parser.parse_args()
-    cases = args.cases or STANDARD_CASES
+    cases = args.cases or (LARGE_CASES if args.large else STANDARD_CASES)
     if args.plan:
         plans = [plan_case(case) for case in cases]
         print(json.dumps(plans, indent=2) if args.json else plan_table(plans))

@@ -7,7 +7,7 @@ runs it in ``tests/test_conformance.py``; run it on a new game while writing it:
     >>> from games import make_game
     >>> from games.tester import check_game
     >>> check_game(make_game("northcott", rows=2, cols=4, backward=True))
-    'northcott 2x4 (backward): 72 indices, 72 legal, 224 moves, 224 un-moves checked'
+    'northcott 2x4 (backward): 72 indices, 72 legal, 192 moves, 192 un-moves checked'
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ The result does not depend on the number of threads.
     >>> from games import make_game
     >>> stats = solve(make_game("northcott", rows=1, cols=3, backward=True), progress=False)
     >>> stats.counts.tolist()  # illegal, win, lose, tie, draw, noncanonical
-    [0, 4, 2, 0, 0, 0]
+    [0, 2, 4, 0, 0, 0]
 """
 
 from __future__ import annotations

@@ -51,9 +51,13 @@ def test_symmetry_is_reported(tmp_path):
     ("domineering", {"rows": 4, "cols": 4}),            # chunks of a tier in parallel
     ("breakthrough", {"rows": 4, "cols": 4}),           # independent tiers in parallel
     ("clobber", {"rows": 3, "cols": 4, "symmetry": True}),
+    ("loa", {"rows": 3, "cols": 4}),                    # loopy tiers shared by threads
+    ("knightsdance", {"rows": 4, "cols": 4, "jump_block": True}),
+    ("pousse", {"size": 3}),
 ])
 def test_results_do_not_depend_on_the_number_of_threads(name, options, monkeypatch):
     monkeypatch.setattr(tiers, "CHUNK", 1 << 10)  # many chunks even on a small board
+    monkeypatch.setattr(tiers, "LOOPY_CHUNK", 1 << 9)
     game = make_game(name, **options)
     results = []
     for threads in (1, 2):

@@ -35,7 +35,7 @@ from solver.values import ILLEGAL, VALUE_NAMES
 
 #: What the process holds besides the solver's arrays once the kernels are loaded
 #: (numba, LLVM and the compiled kernels; measured: see docs/DECISIONS.md).
-KERNEL_BYTES = 60 << 20
+KERNEL_BYTES = 30 << 20
 
 
 class BuildRefused(ValueError):

@@ -78,7 +78,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
-from hashers.boards import decode_board, encode_board
+from hashers.boards import BoardSpace, decode_board, encode_board
 from hashers.tiers import TierLayout
 from solver.common import TERMINAL, TierType
 from solver.jit import jit, specialise
@@ -563,6 +563,28 @@ class Game:
             if bad:
                 raise ValueError(f"row {number} of {text!r} has {', '.join(map(repr, bad))}; "
                                  f"cells are {', '.join(map(repr, alphabet))}")
+
+
+class PieceCountGame(Game):
+    """A game of black and white pieces indexed by ``hashers.boards`` with a tier per
+    count of black and white pieces (1 up to a limit each), where a capture lowers one
+    count by one: Lines of Action and Surakarta."""
+
+    def build_space(self, cells: int, most_black: int, most_white: int,
+                    symmetries: list[list[int]]) -> None:
+        """Set ``space``, ``tiers`` and ``hasher``; tiers are numbered by piece total."""
+        counts = sorted(((b, w) for b in range(1, most_black + 1) for w in range(1, most_white + 1)),
+                        key=lambda bw: (bw[0] + bw[1], bw))
+        self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+        self.tiers = self.space.tiers
+        self.hasher = {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
+                       "tiers": "(black pieces, white pieces), turn", "cells": cells,
+                       "symmetries": len(symmetries) + 1}
+
+    def tier_children(self, tier: int) -> set[int]:
+        b, w = self.tiers.keys[tier]
+        return {tier} | {t for t in (self.space.tier_of(b, w - 1), self.space.tier_of(b - 1, w))
+                         if t >= 0}
 
 
 _DASHES = re.compile("[\u2010-\u2015\u2212]")

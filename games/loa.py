@@ -30,11 +30,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, cols_option, decode_board_state,
-    encode_board_state, keep_first_pieces, rows_option, square_name,
+    GameFunctions, Option, PieceCountGame, board_cells, code_masks, cols_option,
+    decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from hashers.bits import as_mask, lowest_bit, popcount
-from hashers.boards import BoardSpace, decode_board, encode_board
+from hashers.boards import decode_board, encode_board
 from hashers.symmetry import grid_symmetries
 from solver.jit import jit
 from solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
@@ -217,7 +217,8 @@ def do_move(data, state, move, child):
         occupied = 0
         for c in range(data.board[0]):
             occupied |= np.int64(state[1 + c] != EMPTY) << c
-        target = data.targets[cell, direction, popcount(occupied & data.lines[cell, LINE_OF[direction]])]
+        distance = popcount(occupied & data.lines[cell, LINE_OF[direction]])
+        target = data.targets[cell, direction, distance]
         child[1 + target] = child[1 + cell]
         child[1 + cell] = EMPTY
     return 0
@@ -229,7 +230,7 @@ def primitive(data, state, move_count):
     return outcome(data.neighbours, black, white, state[0])
 
 
-class LinesOfAction(Game):
+class LinesOfAction(PieceCountGame):
     name = "loa"
     title = "Lines of Action"
     options_spec = (
@@ -261,16 +262,13 @@ class LinesOfAction(Game):
         black, white = self.starting_pieces()
         limit = self.options["max_pieces"]
         most_black, most_white = (min(limit, black), min(limit, white)) if limit else (black, white)
-        counts = sorted(((b, w) for b in range(1, most_black + 1) for w in range(1, most_white + 1)),
-                        key=lambda bw: (bw[0] + bw[1], bw))
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
         try:
-            self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
+            self.build_space(cells, most_black, most_white, symmetries)
         except ValueError as error:
             raise ValueError(f"{self.describe()}: {error}; build an endgame table with "
                              "--max-pieces K (e.g. 3 or 4)") from None
-        self.tiers = self.space.tiers
         lines, targets, paths, neighbours = line_tables(rows, cols)
         self.data = LoaData(self.space.table, lines, targets, paths, neighbours)
         self.state_size = 1 + cells
@@ -279,14 +277,6 @@ class LinesOfAction(Game):
         self.max_parents = 8 * most + 1
         self.loopy = True
         self.remoteness_bound = None
-        self.hasher = {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
-                       "tiers": "(black pieces, white pieces), turn", "cells": cells,
-                       "symmetries": len(symmetries) + 1}
-
-    def tier_children(self, tier: int) -> set[int]:
-        b, w = self.tiers.keys[tier]
-        return {tier} | {t for t in (self.space.tier_of(b, w - 1), self.space.tier_of(b - 1, w))
-                         if t >= 0}
 
     def default_start(self) -> str:
         """The standard start; for an endgame table (``--max-pieces``), the standard

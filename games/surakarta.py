@@ -35,11 +35,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
+    GameFunctions, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
     encode_board_state, keep_first_pieces, square_name,
 )
 from hashers.bits import lowest_bit
-from hashers.boards import BoardSpace, decode_board, encode_board
+from hashers.boards import decode_board, encode_board
 from hashers.symmetry import grid_symmetries
 from solver.common import TERMINAL
 from solver.jit import jit
@@ -253,7 +253,7 @@ def terminal(data, state):
     return LOSE if mine == 0 and theirs != 0 else 0
 
 
-class Surakarta(Game):
+class Surakarta(PieceCountGame):
     name = "surakarta"
     title = "Surakarta"
     options_spec = (
@@ -290,12 +290,9 @@ class Surakarta(Game):
         size = self.options["size"]
         cells = board_cells(size, size, limit=64)
         limit = self.piece_limit
-        counts = sorted(((b, w) for b in range(1, limit + 1) for w in range(1, limit + 1)),
-                        key=lambda bw: (bw[0] + bw[1], bw))
         symmetries = grid_symmetries(size, size, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
-        self.tiers = self.space.tiers
+        self.build_space(cells, limit, limit, symmetries)
         neighbours = np.zeros(cells, dtype=np.int64)
         for cell in range(cells):
             row, col = divmod(cell, size)
@@ -308,14 +305,6 @@ class Surakarta(Game):
         self.max_parents = 8 * limit
         self.loopy = True
         self.remoteness_bound = None
-        self.hasher = {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
-                       "tiers": "(black pieces, white pieces), turn", "cells": cells,
-                       "symmetries": len(symmetries) + 1}
-
-    def tier_children(self, tier: int) -> set[int]:
-        b, w = self.tiers.keys[tier]
-        return {tier} | {t for t in (self.space.tier_of(b, w - 1), self.space.tier_of(b - 1, w))
-                         if t >= 0}
 
     def default_start(self) -> str:
         """Black on the two top rows, White on the two bottom rows; for a database with

@@ -15,10 +15,9 @@ from collections import Counter
 
 import pytest
 
-from reference.solve import solve
+from reference.solve import check_solution, solve
 from reference.surakarta import CAPTURE, STEP, Game, circuits
 
-FLIP = {"win": "lose", "lose": "win"}
 
 
 # --------------------------------------------------------------------------
@@ -480,35 +479,6 @@ def test_captures_match_walker(n):
 # --------------------------------------------------------------------------
 # small solves
 # --------------------------------------------------------------------------
-def check_consistent(game, result):
-    """Every solved position against its children, by the rules of
-    reference/solve.py's docstring (RULES.md "Values and remoteness")."""
-    for s, (v, rem) in result.items():
-        p = game.primitive(s)
-        if p is not None:
-            assert (v, rem) == (p, 0), game.format(s)
-            assert game.moves(s) == []
-            continue
-        kids = game.moves(s)
-        assert kids
-        seen = []
-        for child, same in kids:
-            cv, cr = result[child]
-            if not same:
-                cv = FLIP.get(cv, cv)        # WIN/LOSE flip; TIE/DRAW stay
-            seen.append((cv, cr))
-        good = [r for cv, r in seen if cv == "win"]
-        ties = [r for cv, r in seen if cv == "tie"]
-        if good:
-            assert (v, rem) == ("win", 1 + min(good)), game.format(s)
-        elif all(cv == "lose" for cv, _ in seen):
-            assert (v, rem) == ("lose", 1 + max(r for _, r in seen)), game.format(s)
-        elif ties:
-            assert (v, rem) == ("tie", 1 + min(ties)), game.format(s)
-        else:
-            # no good child, some DRAW child (its mover can avoid losing)
-            assert (v, rem) == ("draw", None), game.format(s)
-            assert any(cv == "draw" for cv, _ in seen)
 
 
 def placements(n, nb, nw):
@@ -535,7 +505,7 @@ def test_solve_1v1_4x4_by_hand():
     starts = list(placements(4, 1, 1))
     assert len(starts) == 480
     result = solve(g, starts)
-    check_consistent(g, result)
+    check_solution(g, result)
     for s in starts:
         turn, black, white = s
         me, other = (black, white) if turn == "b" else (white, black)
@@ -564,7 +534,7 @@ def test_solve_few_4x4_positions():
              "(b ---- -b-- --w- ----)"]
     starts = [g.parse(t) for t in texts]
     result = solve(g, starts)
-    check_consistent(g, result)
+    check_solution(g, result)
     assert [result[s] for s in starts] == [("win", 5), ("win", 9), ("win", 5), ("win", 1)]
     # what these starts reach: every position with 1-2 pieces a side (both
     # turns, 29040), plus 252 with the player to move out of pieces
@@ -587,14 +557,14 @@ def test_solve_3x3_draws():
     g = Game(size=3)
     starts = list(placements(3, 1, 1))
     result = solve(g, starts)
-    check_consistent(g, result)
+    check_solution(g, result)
     assert len(result) == len(starts) == 144
     assert set(result.values()) == {("draw", None)}
     # from the 3x3 start (one row each) a few positions are lost by being
     # boxed in (no legal move), the rest are draws, and so is the start
     s = g.start()
     result = solve(g, [s])
-    check_consistent(g, result)
+    check_solution(g, result)
     assert result[s] == ("draw", None)
     assert len(result) == 3352
     assert Counter(v for v, _ in result.values()) == {"draw": 3288, "win": 56, "lose": 8}
@@ -618,4 +588,4 @@ def test_solve_4x4_up_to_3v3():
     assert draws == {(3, 3): 448}
     assert result[g.parse("(b bb-- ---w -wb- -w--)")] == ("draw", None)
     assert max(r for v, r in result.values() if r is not None) == 17
-    check_consistent(g, result)
+    check_solution(g, result)

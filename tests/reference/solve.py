@@ -170,3 +170,38 @@ def solve(game, start_states):
     del children
     name = _NAME
     return {s: (name[val[i]], rem[i]) for i, s in enumerate(states)}
+
+
+_FLIP = {WIN: LOSE, LOSE: WIN}
+
+
+def check_solution(game, result, finished_have_no_moves=True):
+    """Assert that every solved ``{state: (value, remoteness)}`` satisfies the equations
+    above given its children's values (the test of a solve, independent of how it was
+    computed); also that a finished position lists no moves, unless the game's
+    ``moves`` does not look at whether the game is over."""
+    for state, (value, remoteness) in result.items():
+        where = game.format(state)
+        finished = game.primitive(state)
+        if finished is not None:
+            assert (value, remoteness) == (finished, 0), where
+            assert not finished_have_no_moves or game.moves(state) == [], where
+            continue
+        kids = game.moves(state)
+        assert kids, where
+        seen = []
+        for child, same in kids:
+            child_value, child_remoteness = result[child]
+            seen.append((child_value if same else _FLIP.get(child_value, child_value),
+                         child_remoteness))
+        good = [r for v, r in seen if v == WIN]
+        ties = [r for v, r in seen if v == TIE]
+        if good:
+            assert (value, remoteness) == (WIN, 1 + min(good)), where
+        elif all(v == LOSE for v, _ in seen):
+            assert (value, remoteness) == (LOSE, 1 + max(r for _, r in seen)), where
+        elif ties:
+            assert (value, remoteness) == (TIE, 1 + min(ties)), where
+        else:
+            assert (value, remoteness) == (DRAW, None), where
+            assert any(v == DRAW for v, _ in seen), where

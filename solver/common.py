@@ -85,6 +85,15 @@ REMOTENESS_OVERFLOW = 6       # a remoteness beyond what the records can hold
 PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the tier's size
 TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
 
+class ContractFailure(Exception):
+    """A kernel met a contract failure; carries its failure array (the driver turns it
+    into a SolverError naming the position)."""
+
+    def __init__(self, failure: np.ndarray) -> None:
+        super().__init__(failure)
+        self.failure = failure
+
+
 #: Columns of a kernel's failure array: the first failure it met.
 FAIL_KIND, FAIL_LOCAL, FAIL_CHILD_TIER, FAIL_CHILD_LOCAL = 0, 1, 2, 3
 

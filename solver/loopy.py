@@ -40,9 +40,9 @@ import numpy as np
 from solver.atomic import atomic_decrement, load_acquire, load_at, store_release
 from solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
-    CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL,
-    TOO_MANY_MOVES, as_seen_by_parent, child_problem, conclude, first_failure, no_failure,
-    report_failure, scratch, tally,
+    CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
+    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
+    conclude, first_failure, no_failure, report_failure, scratch, tally,
 )
 from solver.jit import jit, specialise
 from solver.values import (
@@ -407,14 +407,6 @@ def warm_up(game, records_type: np.dtype) -> None:
     _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
     _open_to_ties(0, 0, values, remoteness)
     _to_records(0, 0, values, remoteness, 8191, failure)
-
-
-class ContractFailure(Exception):
-    """A kernel met a contract failure (see solver.common); carries its array."""
-
-    def __init__(self, failure: np.ndarray) -> None:
-        super().__init__(failure)
-        self.failure = failure
 
 
 def solve_tier(game, tier: int, addresses: np.ndarray, chunks: list[tuple[int, int]],

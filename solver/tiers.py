@@ -38,10 +38,10 @@ from solver import bottom_up, loopy
 from solver.atomic import address_of
 from solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
-    CHILD_TIER_NOT_SOLVED, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND, FAIL_LOCAL,
-    PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, SolvableGame,
-    SolveStats, SolverError, TierType, announced, first_failure, no_failure, progress_bar,
-    tier_summary,
+    CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
+    FAIL_LOCAL, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
+    SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
+    progress_bar, tier_summary,
 )
 from solver.values import record_dtype, record_none
 
@@ -55,13 +55,8 @@ TierSink = Callable[[int, np.ndarray, np.ndarray, int], None]
 
 
 def tier_type(game: SolvableGame, tier: int) -> TierType:
-    """The game's type for ``tier`` (derived from its moves if the game does not say)."""
-    declared = getattr(game, "tier_type", None)
-    if declared is not None:
-        return TierType(declared(tier))
-    if tier not in game.tier_children(tier):
-        return TierType.IMMEDIATE
-    return TierType.LOOPY if getattr(game, "loopy", False) else TierType.SWEEP
+    """The game's type for ``tier`` (``Game.tier_type`` derives it from the moves)."""
+    return TierType(game.tier_type(tier))
 
 
 def records_type(game: SolvableGame) -> np.dtype:
@@ -195,7 +190,7 @@ def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype):
            for (lo, hi), failure in zip(chunks, failures)]
     failed = first_failure(failures)
     if failed is not None:
-        raise loopy.ContractFailure(failed)
+        raise ContractFailure(failed)
     return records, None
 
 
@@ -288,7 +283,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
             except StopIteration as finished:
                 complete(job, *finished.value)
                 return
-            except loopy.ContractFailure as error:
+            except ContractFailure as error:
                 raise SolverError(describe_failure(game, job.tier, error.failure)) from None
             if calls:
                 break

@@ -1,8 +1,8 @@
 """Build a database: check the output and memory, solve tier by tier (resumably),
 merge the tiers into the HDF5 file, report.
 
->>> from games import make_game
->>> from databases.build import build_database
+>>> from tiersolve.games import make_game
+>>> from tiersolve.databases.build import build_database
 >>> report = build_database(make_game("1210"), "/tmp/1210.h5", progress=False)  # doctest: +SKIP
 >>> report.summary_line()                                                        # doctest: +SKIP
 '1210: 22 positions (win 14, lose 8, tie 0, draw 0; illegal 0) · start (L 0) win in 7 · ...'
@@ -18,20 +18,19 @@ import resource
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 
 import h5py
 import numba
 import numpy as np
 
-from databases.format import PartialBuild, write_database
-from databases.reader import default_path
-from games.base import Game
-from solver import tiers
-from solver.common import TierType, progress_bar
-from solver.jit import source_fingerprint
-from solver.values import ILLEGAL, VALUE_NAMES
+from tiersolve.databases.format import PartialBuild, write_database
+from tiersolve.databases.reader import default_path
+from tiersolve.games.base import Game
+from tiersolve.solver import tiers
+from tiersolve.solver.common import TierType, progress_bar
+from tiersolve.solver.jit import announce_compile, source_fingerprint
+from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
 
 #: What the process holds besides the solver's arrays once the kernels are loaded
 #: (numba, LLVM and the compiled kernels; measured: see docs/DECISIONS.md).
@@ -71,23 +70,32 @@ class BuildReport:
     largest_tier: str = ""               # the largest tier solved in this run
     largest_tier_seconds: float = 0.0    # and how long it took
     options: dict = field(default_factory=dict)
+    skipped: bool = False                # an identical database existed: nothing was built
 
     def summary_line(self) -> str:
         counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
         start = f"{self.start_value}" + ("" if self.start_remoteness is None
                                          else f" in {self.start_remoteness}")
         images = self.counts.get("noncanonical", 0)
-        symmetry = (f" · symmetry: {self.positions - images:,} of the indices stored, "
-                    f"{images / self.positions:.0%} saved") if images else ""
+        symmetry = (f"; noncanonical {images:,}, left to their symmetric representatives"
+                    if images else "")
         resumed = f" · resumed {self.resumed_tiers} of {self.tiers} tiers" if self.resumed_tiers else ""
-        return (f"{self.description}: {self.positions:,} positions ({counts}; illegal "
-                f"{self.counts['illegal']:,}){symmetry} · start {self.start} {start} · "
+        if self.skipped:
+            return (f"{self.path} already holds {self.description} ({plural(self.positions, 'position')}, "
+                    f"start {self.start} {start}): nothing to do; --overwrite rebuilds it")
+        return (f"{self.description}: {plural(self.positions, 'position')} ({counts}; illegal "
+                f"{self.counts['illegal']:,}{symmetry}) · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
                 f"{self.solve_seconds:.1f}, write {self.write_seconds:.1f}){resumed} · peak memory "
                 f"{human_bytes(self.peak_rss_bytes)} · {human_bytes(self.file_bytes)} → {self.path}")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
+
+
+def plural(count: int, noun: str) -> str:
+    """``plural(1, "position")`` -> '1 position'; 2 -> '2 positions' (thousands separated)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def human_bytes(count: float) -> str:
@@ -168,8 +176,8 @@ def plan_report(game: Game, threads: int | None = None) -> dict:
 def plan(game: Game, threads: int | None = None) -> str:
     """One line: how many positions, which solver, how much memory."""
     report = plan_report(game, threads)
-    return (f"{game.describe()}: {game.size:,} positions in {game.tiers.count} tier"
-            f"{'s' if game.tiers.count != 1 else ''}, {report['solver']} solver, about "
+    return (f"{game.describe()}: {plural(game.size, 'position')} in "
+            f"{plural(game.tiers.count, 'tier')}, {report['solver']} solver, about "
             f"{human_bytes(report['planned_peak_bytes'])} of memory "
             f"({human_bytes(report['memory_available_bytes'])} available)")
 
@@ -214,8 +222,12 @@ class _BuildLock:
 
 def build_database(game: Game, path: str | os.PathLike | None = None, *, start: str | None = None,
                    threads: int | None = None, progress: bool = True, force: bool = False,
-                   restart: bool = False) -> BuildReport:
+                   restart: bool = False, overwrite: bool = False) -> BuildReport:
     """Solve ``game`` and write its database; returns the report.
+
+    A database already at ``path`` is never silently replaced: if it holds the same
+    game, options and start, nothing is built and the report says ``skipped``; any
+    other file there raises BuildRefused. ``overwrite`` rebuilds in both cases.
 
     Solved tiers are kept in ``<path>.partial/`` as they are solved: a build that is
     interrupted resumes from them when called again with the same game and options
@@ -232,6 +244,12 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     if game.primitive_value(start_state) == ILLEGAL:
         raise ValueError(f"start {start_text!r} is not a legal position: "
                          f"{game.explain_illegal(start_state)}")
+    if path.exists() and not overwrite:
+        existing = existing_report(path, game, game.format(start_state))
+        if existing is None:
+            raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
+                               "database; use --overwrite to replace it, or another --out")
+        return existing
     start_index = game.index(start_state)
     available = memory_available()
     needed = memory_plan(game, threads, available)
@@ -286,6 +304,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             out.attrs["write_seconds"] = writing[0]
             out.attrs["build_seconds"] = time.perf_counter() - begun
         partial.discard()
+        announce_compile(game.name, quiet=True)
     finally:
         lock.release()
     return BuildReport(
@@ -299,6 +318,32 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         tiers=game.tiers.count, resumed_tiers=len(done), options=dict(game.options),
         **_largest_tier(game, stats.tier_seconds))
+
+
+def existing_report(path: Path, game: Game, start: str) -> BuildReport | None:
+    """The report of a complete database at ``path`` of this game, options and start
+    (``skipped`` set), or None if the file there is anything else."""
+    from tiersolve.databases.reader import Database
+    from tiersolve.errors import DatabaseError
+
+    try:
+        with Database(path, expect=game) as db:
+            if db.start != start:
+                return None
+            info = db.info()
+            attrs = db.attributes
+    except (DatabaseError, OSError, KeyError):
+        return None
+    return BuildReport(
+        game=game.name, description=game.describe(), path=str(path), positions=game.size,
+        counts=info.counts, start=info.start, start_value=info.start_value,
+        start_remoteness=info.start_remoteness, max_remoteness=info.max_remoteness,
+        solver=info.solver, threads=info.threads,
+        compile_seconds=float(attrs.get("compile_seconds", 0.0)),
+        solve_seconds=float(attrs.get("solve_seconds", 0.0)),
+        write_seconds=float(attrs.get("write_seconds", 0.0)), total_seconds=0.0,
+        file_bytes=info.file_bytes, solver_peak_bytes=0, planned_peak_bytes=0, peak_rss_bytes=0,
+        tiers=info.tiers, resumed_tiers=0, options=dict(game.options), skipped=True)
 
 
 def _largest_tier(game: Game, seconds: dict[int, float]) -> dict:
@@ -320,7 +365,6 @@ def _start_result(path: Path, index: int) -> tuple[str, int | None]:
 
 
 def _package_version() -> str:
-    try:
-        return metadata.version("gamesolver")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+    from tiersolve import __version__
+
+    return __version__

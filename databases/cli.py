@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from dataclasses import asdict
-from typing import Sequence
+from typing import Callable, Sequence
 
-from games import GAMES, game_class, make_game
-from games.base import Option
+from tiersolve.games import GAMES, game_class, make_game
+from tiersolve.games.base import Option
 
 EXIT_USAGE = 2
 
@@ -37,42 +38,58 @@ def _option_help(option: Option) -> str:
     return f"{option.help} (default {option.default})"
 
 
-def _games_epilog() -> str:
+def _invocation(prog: str) -> str:
+    """How a user runs ``prog``: ``python scripts/build_db.py`` or ``tiersolve build``."""
+    return f"python scripts/{prog}" if prog.endswith(".py") else prog
+
+
+def _games_epilog(prog: str) -> str:
     lines = ["games and their options:"]
     for name in GAMES:
         cls = game_class(name)
         flags = ", ".join(o.flag if o.kind is bool else f"{o.flag} {o.default}" for o in cls.options_spec)
         lines.append(f"  {name:<12} {cls.title}: {flags}")
     lines.append("")
-    lines.append("Run 'build_db.py GAME --help' for what each option means.")
+    lines.append(f"Run '{prog} GAME --help' for what each option means.")
     lines.append("")
     lines.append("examples:")
-    lines.append("  python scripts/build_db.py northcott --rows 3 --cols 6")
-    lines.append("  python scripts/build_db.py loa --rows 5 --cols 5 --max-pieces 4 --plan")
+    lines.append(f"  {_invocation(prog)} northcott --rows 3 --cols 6")
+    lines.append(f"  {_invocation(prog)} loa --rows 5 --cols 5 --max-pieces 4 --plan")
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
+    """The options of a game class (``--rows N``, ``--misere`` ...) as an argument group."""
+    rules = parser.add_argument_group(f"{cls.name} options")
+    for option in cls.options_spec:
+        if option.kind is bool:
+            rules.add_argument(option.flag, dest=option.name, action="store_true",
+                               help=_option_help(option))
+        else:
+            rules.add_argument(option.flag, dest=option.name, type=int, default=option.default,
+                               metavar="N", help=_option_help(option))
+
+
+def game_from_args(args: argparse.Namespace):
+    """The Game the parsed ``GAME --option ...`` arguments describe (ValueError if bad)."""
+    cls = game_class(args.game)
+    return make_game(args.game, **{o.name: getattr(args, o.name) for o in cls.options_spec})
+
+
+def build_parser(prog: str = "build_db.py") -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="build_db.py",
+        prog=prog,
         description="Strongly solve a game (every position's value and remoteness) and write "
                     "the results to an HDF5 database.",
-        epilog=_games_epilog(),
+        epilog=_games_epilog(prog),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True,
                                   parser_class=OneLineParser)
     for name in GAMES:
         cls = game_class(name)
         sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.",
-                               epilog=f"example: python scripts/build_db.py {name} --plan")
-        rules = sub.add_argument_group(f"{name} options")
-        for option in cls.options_spec:
-            if option.kind is bool:
-                rules.add_argument(option.flag, dest=option.name, action="store_true",
-                                   help=_option_help(option))
-            else:
-                rules.add_argument(option.flag, dest=option.name, type=int, default=option.default,
-                                   metavar="N", help=_option_help(option))
+                               epilog=f"example: {_invocation(prog)} {name} --plan")
+        add_game_options(sub, cls)
         run = sub.add_argument_group("build options")
         run.add_argument("--out", metavar="FILE.h5",
                          help="where to write the database (default: db/<game>_<size>_<flags>.h5, "
@@ -87,11 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
         run.add_argument("--restart", action="store_true",
                          help="discard the tiers an interrupted build of this file kept "
                               "(by default a build resumes from them)")
+        run.add_argument("--overwrite", action="store_true",
+                         help="rebuild even if the database file already exists (by default an "
+                              "identical database is kept, and any other file is refused)")
         run.add_argument("--plan", action="store_true",
                          help="only print the number of positions and the memory needed")
         run.add_argument("--quiet", action="store_true", help="no progress bars")
         run.add_argument("--json", action="store_true",
-                         help="print the build report as JSON instead of the summary line")
+                         help="print the build report (or, with --plan, the plan) as JSON "
+                              "instead of text; implies --quiet")
     return parser
 
 
@@ -110,17 +131,15 @@ def _interrupt_on_sigterm() -> None:
         pass
 
 
-def build_main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``scripts/build_db.py``."""
-    from databases.build import BuildRefused, build_database, plan, plan_report
-    from databases.format import PartialBuildMismatch
+def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> int:
+    """Entry point of ``scripts/build_db.py`` and ``tiersolve build``."""
+    from tiersolve.databases.build import BuildRefused, build_database, plan, plan_report
+    from tiersolve.databases.format import PartialBuildMismatch
 
-    parser = build_parser()
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
-    cls = game_class(args.game)
-    options = {option.name: getattr(args, option.name) for option in cls.options_spec}
     try:
-        game = make_game(args.game, **options)
+        game = game_from_args(args)
     except ValueError as error:
         return fail(parser.prog, str(error))
     if args.threads is not None and args.threads < 1:
@@ -128,13 +147,15 @@ def build_main(argv: Sequence[str] | None = None) -> int:
     if args.plan and args.json:
         print(json.dumps(plan_report(game, args.threads), indent=2))
         return 0
-    print(plan(game, args.threads), file=sys.stderr if args.json else sys.stdout, flush=True)
+    if not args.json:
+        print(plan(game, args.threads), flush=True)
     if args.plan:
         return 0
     _interrupt_on_sigterm()
     try:
         report = build_database(game, args.out, start=args.start, threads=args.threads,
-                                progress=not args.quiet, force=args.force, restart=args.restart)
+                                progress=not (args.quiet or args.json), force=args.force,
+                                restart=args.restart, overwrite=args.overwrite)
     except (BuildRefused, PartialBuildMismatch) as error:
         return fail(parser.prog, str(error))
     except ValueError as error:
@@ -147,12 +168,12 @@ def build_main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def query_parser() -> argparse.ArgumentParser:
+def query_parser(prog: str = "query.py") -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="query.py",
+        prog=prog,
         description="Look up a position in a database: its value and remoteness, and every "
                     "legal move with the value of the position it leads to, best move first.",
-        epilog='example: python scripts/query.py db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"')
+        epilog=f'example: {_invocation(prog)} db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"')
     parser.add_argument("file", metavar="FILE.h5", help="a database written by build_db.py")
     parser.add_argument("position", metavar="POSITION",
                         help='a position in the game\'s notation, e.g. "(L 1L3R0 0L1R3 1L2R1)"')
@@ -173,8 +194,8 @@ def query_parser() -> argparse.ArgumentParser:
 
 
 def _history_main(parser, args) -> int:
-    from databases import open_database
-    from databases.history import analyse
+    from tiersolve.databases import open_database
+    from tiersolve.databases.history import analyse
 
     try:
         with open_database(args.file) as db:
@@ -193,11 +214,18 @@ def _value_text(value: str, remoteness: int | None) -> str:
     return value if remoteness is None else f"{value} in {remoteness}"
 
 
-def query_main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``scripts/query.py``."""
-    from databases import open_database
+def move_dict(move) -> dict:
+    """A Move as JSON: the same names as the Python API."""
+    return {"move": move.move, "position": move.position, "value": move.value,
+            "remoteness": move.remoteness, "moves_again": move.moves_again}
 
-    parser = query_parser()
+
+def query_main(argv: Sequence[str] | None = None, prog: str = "query.py") -> int:
+    """Entry point of ``scripts/query.py`` and ``tiersolve query``."""
+    from tiersolve.databases import open_database
+    from tiersolve.errors import TiersolveError
+
+    parser = query_parser(prog)
     args = parser.parse_args(argv)
     if args.history is not None:
         return _history_main(parser, args)
@@ -206,15 +234,13 @@ def query_main(argv: Sequence[str] | None = None) -> int:
             record = db.lookup(args.position)
             moves = db.moves(args.position)
             description = db.game.describe()
-    except (FileNotFoundError, ValueError) as error:
+    except (TiersolveError, FileNotFoundError) as error:
         return fail(parser.prog, str(error))
     if args.json:
         print(json.dumps({
             "game": description,
             "position": record.position, "value": record.value, "remoteness": record.remoteness,
-            "moves": [{"move": m.move, "position": m.position, "value": m.value,
-                       "remoteness": m.remoteness, "same_player_moves_again": m.same_mover}
-                      for m in moves],
+            "moves": [move_dict(m) for m in moves],
         }, indent=2))
         return 0
     print(f"{record.position}  {_value_text(record.value, record.remoteness)}  "
@@ -223,11 +249,49 @@ def query_main(argv: Sequence[str] | None = None) -> int:
         print("no moves: the game is over")
         return 0
     print(f"{len(moves)} move{'s' if len(moves) != 1 else ''}, best first "
-          "(value for the player to move after it):")
+          "(value for the player who makes it; remoteness: moves left after it):")
     width_move = max(len(m.move) for m in moves)
     width_position = max(len(m.position) for m in moves)
     for m in moves:
-        again = "  (moves again)" if m.same_mover else ""
+        again = "  (moves again)" if m.moves_again else ""
         print(f"  {m.move:<{width_move}}  {m.position:<{width_position}}  "
               f"{_value_text(m.value, m.remoteness)}{again}")
     return 0
+
+
+def info_main(argv: Sequence[str] | None = None, prog: str = "info") -> int:
+    """Entry point of ``tiersolve info``: what a database file holds."""
+    from tiersolve.databases import open_database
+    from tiersolve.errors import TiersolveError
+
+    parser = OneLineParser(
+        prog=prog, description="Show what a database holds: game and options, counts of each "
+                               "value, the start value, the longest game, how it was built.",
+        epilog=f"example: {_invocation(prog)} db/northcott_3x6.h5")
+    parser.add_argument("file", metavar="FILE.h5", help="a database written by build")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    args = parser.parse_args(argv)
+    try:
+        with open_database(args.file) as db:
+            info = db.info()
+    except (TiersolveError, FileNotFoundError) as error:
+        return fail(parser.prog, str(error))
+    print(json.dumps(asdict(info), indent=2) if args.json else info.text())
+    return 0
+
+
+def run(main: Callable[[], int]) -> int:
+    """Run a command's ``main``: a reader that stops early (``| head``) ends it
+    quietly, as Unix tools do, and a Ctrl-C ends it without a traceback."""
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python flushes stdout again at exit; point it at /dev/null so that is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -30,9 +30,9 @@ from typing import Any, Callable, Iterator
 import h5py
 import numpy as np
 
-from games.base import Game
-from solver.jit import source_fingerprint
-from solver.values import VALUE_NAMES, record_none, split_records
+from tiersolve.games.base import Game
+from tiersolve.solver.jit import source_fingerprint
+from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
 
 FORMAT_NAME = "gamesolver-database"
 FORMAT_VERSION = 2

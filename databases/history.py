@@ -48,7 +48,7 @@ positions where the position game's only winning line needs a repeated board (ne
 reported as a proven win), and every history of up to four moves on 2x2 against a
 brute-force search of the real game.
 
-    >>> from databases.history import analyse                        # doctest: +SKIP
+    >>> from tiersolve.databases.history import analyse                        # doctest: +SKIP
     >>> report = analyse(db, "(x --- --- ---)", ["L 2", "R 2", "L 2", "R 2"])  # doctest: +SKIP
     >>> print(report.text())                                         # doctest: +SKIP
 """
@@ -61,7 +61,7 @@ from typing import Sequence
 
 import numpy as np
 
-from solver.values import DRAW, LOSE, TIE, UNDECIDED, VALUE_NAMES, WIN, flipped
+from tiersolve.solver.values import DRAW, LOSE, TIE, UNDECIDED, VALUE_NAMES, WIN, flipped
 
 PROVEN_WIN = "winning strategy found: every reply repeats a board or loses"
 PROVEN_LOSS = "the opponent has a winning strategy that never repeats a board"

@@ -1,61 +1,158 @@
 """The lookup library: open a database file and ask about positions.
 
->>> from databases import open_database                       # doctest: +SKIP
->>> db = open_database("db/northcott_3x6.h5")                  # doctest: +SKIP
->>> db.lookup("(L 1L3R0 0L1R3 1L2R1)")                         # doctest: +SKIP
-Record(position='(L 1L3R0 0L1R3 1L2R1)', value='lose', remoteness=6)
->>> [m.move for m in db.moves("(L 1L3R0 0L1R3 1L2R1)")][:2]    # doctest: +SKIP
-['L row 1 forward 1', 'L row 1 forward 2']
+A tiny surface, as python-chess's Syzygy probing: :func:`open_database`, then
+``lookup`` (raises), ``get`` (does not), ``moves``, ``best_move``, ``after``,
+``principal_variation`` and ``info``; numpy in and out for bulk work. Errors are the
+``tiersolve.errors`` hierarchy, all ``ValueError``.
+
+>>> from tiersolve.databases import build_database, open_database
+>>> _ = build_database("ttt", "/tmp/doctest_ttt_3x3.h5", rows=3, cols=3, progress=False)
+>>> db = open_database("/tmp/doctest_ttt_3x3.h5")
+>>> db.lookup("(x --- --- ---)")
+Record(position='(x --- --- ---)', value='tie', remoteness=9)
+>>> db.best_move("(o x-- --- ---)").move
+'b2'
+>>> db.get("(x --- ---)") is None
+True
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 import h5py
 import numpy as np
 
-from games import make_game
-from games.base import Game
-from solver.values import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
-from databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
+from tiersolve.databases.board import board_lines, board_svg
+from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
+from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
+                              IllegalMoveError, ImpossiblePositionError, MalformedPositionError,
+                              MissingDatabaseError, PositionError)
+from tiersolve.games import GAMES, make_game
+from tiersolve.games.base import Game
+from tiersolve.solver.jit import announce_compile
+from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
+
+__all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
+           "open_database", "DamagedDatabaseError"]
 
 #: Value names by code (index = code stored in the ``value`` dataset).
 VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
 
 
-class DamagedDatabaseError(ValueError):
-    """A database file whose data or checksums do not read back (damaged on disk)."""
+def _value_text(value: str, remoteness: int | None) -> str:
+    return value if remoteness is None else f"{value} in {remoteness}"
 
 
 @dataclass(frozen=True)
 class Record:
-    """A position's value (for the player to move) and remoteness (None for a draw)."""
+    """A position's value for the player to move, and its remoteness (moves to the
+    end with perfect play; None for a draw). Draws itself as a board in Jupyter."""
 
     position: str
     value: str
     remoteness: int | None
+    game: Game | None = field(default=None, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.position}  {_value_text(self.value, self.remoteness)}"
+
+    def _repr_svg_(self) -> str | None:
+        if self.game is None:
+            return None
+        return board_svg(self.game, self.position,
+                         f"{_value_text(self.value, self.remoteness)} for the player to move")
 
 
 @dataclass(frozen=True)
 class Move:
-    """A legal move, the position it leads to, and that position's value and remoteness
-    from the point of view of the player to move there."""
+    """A legal move and its value *for the player who makes it* (as GamesmanUni shows
+    moves): ``position`` is where it leads, ``remoteness`` the moves left after it,
+    ``moves_again`` whether the same player moves next (a Konane go-again)."""
 
     move: str
     position: str
     value: str
     remoteness: int | None
-    same_mover: bool = False
+    moves_again: bool = False
+    game: Game | None = field(default=None, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        again = " (moves again)" if self.moves_again else ""
+        return f"{self.move}: {_value_text(self.value, self.remoteness)}{again}"
+
+    def _repr_svg_(self) -> str | None:
+        if self.game is None:
+            return None
+        return board_svg(self.game, self.position,
+                         f"after {self.move}: {_value_text(self.value, self.remoteness)} for its player")
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    """What a database holds and how it was built (``Database.info()``)."""
+
+    path: str
+    game: str
+    description: str
+    options: dict[str, Any]
+    positions: int
+    counts: dict[str, int]          # win, lose, tie, draw, illegal, noncanonical: sum = positions
+    start: str
+    start_value: str
+    start_remoteness: int | None
+    max_remoteness: int
+    tiers: int
+    solver: str
+    threads: int
+    build_seconds: float
+    created_utc: str
+    package_version: str
+    file_bytes: int
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, text) pairs, the lines of ``text()``."""
+        from tiersolve.databases.build import human_bytes
+
+        counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
+        extra = [f"{name} {self.counts[name]:,}" for name in ("illegal", "noncanonical")
+                 if self.counts.get(name)]
+        options = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return [
+            ("game", f"{self.description} ({self.game}: {options})"),
+            ("positions", f"{self.positions:,} indices in {self.tiers:,} tiers: {counts}"
+                          + (f"; {', '.join(extra)}" if extra else "")),
+            ("start", f"{self.start} {_value_text(self.start_value, self.start_remoteness)}"),
+            ("max remoteness", f"{self.max_remoteness}"),
+            ("built", f"{self.created_utc} by tiersolve {self.package_version}, {self.solver} "
+                      f"solver, {self.threads} thread{'s' if self.threads != 1 else ''}, "
+                      f"{self.build_seconds:.1f} s"),
+            ("file", f"{self.path}, {human_bytes(self.file_bytes)}"),
+        ]
+
+    def text(self) -> str:
+        """Aligned lines for the terminal (``tiersolve info``)."""
+        rows = self.rows()
+        width = max(len(label) for label, _ in rows)
+        return "\n".join(f"{label:<{width}}  {text}" for label, text in rows)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        body = "".join(f"<tr><th style='text-align:left'>{escape(label)}</th>"
+                       f"<td style='text-align:left'>{escape(text)}</td></tr>"
+                       for label, text in self.rows())
+        return f"<table>{body}</table>"
 
 
 def default_directory() -> Path:
-    """Where databases go by default: ``$GAMESOLVER_DB_DIR``, else ``./db``."""
-    return Path(os.environ.get("GAMESOLVER_DB_DIR", "db"))
+    """Where databases go by default: ``$TIERSOLVE_DB_DIR``, else ``./db``."""
+    return Path(os.environ.get("TIERSOLVE_DB_DIR") or os.environ.get("GAMESOLVER_DB_DIR", "db"))
 
 
 def default_path(game: Game) -> Path:
@@ -66,57 +163,87 @@ def default_path(game: Game) -> Path:
 def open_database(path_or_game: str | os.PathLike, **options: Any) -> "Database":
     """Open a database file by path, or by game name and options (default folder).
 
+    Opened by game, the file must hold exactly that game with exactly those options
+    (the others at their defaults); DatabaseMismatchError otherwise.
+
     >>> db = open_database("northcott", rows=3, cols=6)   # db/northcott_3x6.h5  # doctest: +SKIP
     """
+    name = str(path_or_game)
     path = Path(path_or_game)
-    if not options and (path.suffix in (".h5", ".hdf5") or path.exists()):
+    looks_like_file = path.suffix in (".h5", ".hdf5") or os.sep in name or path.exists()
+    if name not in GAMES and looks_like_file:
+        if options:
+            raise TypeError(f"open_database({name!r}) opens a file; the options "
+                            f"{', '.join(sorted(options))} are only for opening by game name")
         return Database(path)
-    game = make_game(str(path_or_game), **options)
+    game = make_game(name, **options)
     candidate = default_path(game)
     if not candidate.exists():
-        raise FileNotFoundError(f"no database for {game.describe()} at {candidate}; build it "
-                                f"with: python scripts/build_db.py {game.name} ...")
-    return Database(candidate)
+        flags = " ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}")
+                         for k, v in options.items() if v is not False)
+        raise MissingDatabaseError(f"no database for {game.describe()} at {candidate}; build it "
+                                   f"with: tiersolve build {game.name} {flags}".rstrip())
+    return Database(candidate, expect=game)
 
 
 class Database:
     """An open database file. Use :func:`open_database`."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike, expect: Game | None = None) -> None:
         self.path = Path(path)
+        self._file = None
         if not self.path.exists():
-            raise FileNotFoundError(f"no such database file: {self.path}")
+            raise MissingDatabaseError(f"no such database file: {self.path}")
+        if self.path.is_dir():
+            raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
         try:
             self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20)
         except OSError:
             raise DamagedDatabaseError(f"{self.path} is not a readable database file (damaged, "
                                        "or not HDF5); rebuild it") from None
+        try:
+            self._open(expect)
+        except Exception:
+            self.close()
+            raise
+
+    def _open(self, expect: Game | None) -> None:
         attrs = self._file.attrs
         if attrs.get("format") != FORMAT_NAME:
-            self.close()
-            raise ValueError(f"{self.path} is not a {FORMAT_NAME} file (format attribute "
-                             f"{attrs.get('format')!r})")
+            raise DamagedDatabaseError(f"{self.path} is not a {FORMAT_NAME} file (format "
+                                       f"attribute {_plain(attrs.get('format'))!r})")
         version = int(attrs.get("format_version", -1))
         if version != FORMAT_VERSION:
-            self.close()
-            raise ValueError(f"{self.path} has format version {version}; this software reads "
-                             f"version {FORMAT_VERSION} only: rebuild the database")
+            raise DatabaseMismatchError(f"{self.path} has format version {version}; this software "
+                                        f"reads version {FORMAT_VERSION} only: rebuild the database")
         try:
+            announce_compile(str(attrs["game"]))
             self.game = make_game(str(attrs["game"]), **json.loads(attrs["options"]))
         except (KeyError, ValueError) as error:
-            self.close()
-            raise ValueError(f"{self.path}: cannot rebuild its game ({error})") from None
+            raise DamagedDatabaseError(f"{self.path}: cannot rebuild its game ({error})") from None
+        if expect is not None and (expect.name, expect.options) != (self.game.name, self.game.options):
+            raise DatabaseMismatchError(f"{self.path} holds {self.game.describe()}, not "
+                                        f"{expect.describe()}; rebuild it or pass its path")
         for key, value in layout_attributes(self.game).items():
             if _plain(attrs.get(key)) != value:
-                self.close()
-                raise ValueError(f"{self.path} was built with a different index layout "
-                                 f"({key}: file {attrs.get(key)!r}, this software {value!r}); "
-                                 "rebuild the database")
+                raise DatabaseMismatchError(
+                    f"{self.path} was built with a different index layout ({key}: file "
+                    f"{_plain(attrs.get(key))!r}, this software {value!r}); rebuild the database")
+        missing = [name for name in ("value", "remoteness", "tier_offsets") if name not in self._file]
+        if missing or "remoteness_none" not in attrs:
+            what = ", ".join(missing) or "the remoteness_none attribute"
+            raise DamagedDatabaseError(f"{self.path} lacks {what}: an incomplete or damaged "
+                                       "database; rebuild it")
         if not np.array_equal(self._file["tier_offsets"][()], self.game.tiers.offsets):
-            self.close()
-            raise ValueError(f"{self.path}: tier offsets differ from this software's; rebuild")
+            raise DatabaseMismatchError(f"{self.path}: tier offsets differ from this software's; "
+                                        "rebuild")
         self._values = self._file["value"]
         self._remoteness = self._file["remoteness"]
+        for dataset in (self._values, self._remoteness):
+            if dataset.shape != (self.game.size,):
+                raise DamagedDatabaseError(f"{self.path}: its {dataset.name.lstrip('/')} data holds "
+                                           f"{dataset.shape[0] if dataset.shape else 0:,} entries, "
+                                           f"not {self.game.size:,}; rebuild it")
         self.none_remoteness = int(attrs["remoteness_none"])
 
     # -- context manager and housekeeping ---------------------------------------------
@@ -127,16 +254,28 @@ class Database:
         self.close()
 
     def close(self) -> None:
-        if getattr(self, "_file", None) is not None:
+        """Close the file; using the database afterwards raises ClosedDatabaseError."""
+        if self._file is not None:
             self._file.close()
+            self._file = None
+
+    @property
+    def _attrs(self):
+        if self._file is None:
+            raise ClosedDatabaseError(f"the database {self.path} is closed")
+        return self._file.attrs
 
     def __repr__(self) -> str:
-        return f"<Database {self.game.describe()} at {str(self.path)!r}>"
+        state = " (closed)" if self._file is None else ""
+        return f"<Database {self.game.describe()} at {str(self.path)!r}{state}>"
+
+    def _repr_html_(self) -> str:
+        return self.info()._repr_html_()
 
     @property
     def attributes(self) -> dict[str, Any]:
         """Every root attribute of the file (format, options, counts, build info...)."""
-        return {key: _plain(value) for key, value in self._file.attrs.items()}
+        return {key: _plain(value) for key, value in self._attrs.items()}
 
     @property
     def size(self) -> int:
@@ -146,12 +285,55 @@ class Database:
     @property
     def start(self) -> str:
         """The start position recorded when the database was built."""
-        return str(self._file.attrs["start_position"])
+        return str(self._attrs["start_position"])
+
+    def info(self) -> DatabaseInfo:
+        """Options, counts, the start value, the longest game and how the file was built.
+
+        The counts add up to the number of indices: win + lose + tie + draw + illegal
+        + noncanonical (indices that ``--symmetry`` leaves to their class's
+        representative)."""
+        attrs = self.attributes
+        counts = {name: int(attrs.get(f"count_{name}", 0))
+                  for name in ("win", "lose", "tie", "draw", "illegal", "noncanonical")}
+        remoteness = int(attrs.get("start_remoteness", -1))
+        return DatabaseInfo(
+            path=str(self.path), game=self.game.name, description=self.game.describe(),
+            options=dict(self.game.options), positions=self.game.size, counts=counts,
+            start=self.start, start_value=str(attrs.get("start_value", "?")),
+            start_remoteness=None if remoteness < 0 else remoteness,
+            max_remoteness=int(attrs.get("max_remoteness", 0)), tiers=self.game.tiers.count,
+            solver=str(attrs.get("solver", "?")), threads=int(attrs.get("threads", 0)),
+            build_seconds=float(attrs.get("build_seconds", 0.0)),
+            created_utc=str(attrs.get("created_utc", "?")),
+            package_version=str(attrs.get("package_version", "?")),
+            file_bytes=self.path.stat().st_size)
 
     # -- single positions -------------------------------------------------------------
+    def _parse(self, position: str) -> np.ndarray:
+        """The state of a position text; MalformedPositionError (or OtherBoardError)."""
+        if not isinstance(position, str):
+            raise MalformedPositionError(f"a position is a string like {self.start!r}, got "
+                                         f"{type(position).__name__} {position!r}")
+        try:
+            return self.game.parse(position)
+        except PositionError:
+            raise
+        except ValueError as error:
+            raise MalformedPositionError(str(error)) from None
+
+    def _legal_state(self, position: str) -> tuple[np.ndarray, int, int]:
+        """State, value code and remoteness of a legal position; PositionError else."""
+        state = self._parse(position)
+        (code,), (distance,) = self._results([state])
+        if code == ILLEGAL:
+            raise ImpossiblePositionError(f"{position!r} is not a legal {self.game.title} "
+                                          f"position: {self.game.explain_illegal(state)}")
+        return state, int(code), int(distance)
+
     def index(self, position: str) -> int:
-        """The index of a position text; ValueError if malformed or of another game/size."""
-        return self.game.index(self.game.parse(position))
+        """The index of a position text; PositionError if malformed or of another game/size."""
+        return self.game.index(self._parse(position))
 
     def _results(self, states: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Value codes and remoteness (-1 = none) of state vectors; finished games the
@@ -165,42 +347,104 @@ class Database:
         return codes, distances
 
     def lookup(self, position: str) -> Record:
-        """Value and remoteness of a position text.
+        """Value and remoteness of a position text, for the player to move.
 
-        Raises ValueError for a malformed position, one of another size, or one that
-        cannot arise in play."""
-        state = self.game.parse(position)
-        (code,), (distance,) = self._results([state])
-        if code == ILLEGAL:
-            raise ValueError(f"{position!r} is not a legal {self.game.title} position: "
-                             f"{self.game.explain_illegal(state)}")
-        return Record(self.game.format(state), VALUES[code], None if distance < 0 else int(distance))
+        Raises a PositionError (a ValueError) for a malformed position, one of another
+        size or game, or one that cannot arise in play."""
+        state, code, distance = self._legal_state(position)
+        return Record(self.game.format(state), VALUES[code], None if distance < 0 else distance,
+                      self.game)
+
+    def get(self, position: str, default: Any = None) -> Record | Any:
+        """``lookup(position)``, or ``default`` if the position cannot be answered (as
+        python-chess's ``get_wdl``); a closed database still raises."""
+        try:
+            return self.lookup(position)
+        except PositionError:
+            return default
 
     def lookup_many(self, positions: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
         """Value codes (uint8; names in ``VALUES``, 0 = illegal) and remoteness (int32,
-        -1 = none) of many position texts; ValueError if one is malformed."""
-        return self._results([self.game.parse(text) for text in positions])
+        -1 = none) of many position texts; PositionError if one is malformed."""
+        return self._results([self._parse(text) for text in positions])
 
     def moves(self, position: str) -> list[Move]:
-        """Every legal move from a position with the value of the position it leads to
-        (from the view of the player who moves there), best move first."""
-        self.lookup(position)  # validates the position
-        state = self.game.parse(position)
+        """Every legal move from a position, best first, each with its value for the
+        player who makes it: the fastest win first, then ties, draws, and losses,
+        the slowest last-resort loss before faster ones."""
+        state, _, _ = self._legal_state(position)
         children = self.game.children(state)
         codes, distances = self._results([child.state for child in children])
-        result = [Move(child.move, self.game.format(child.state), VALUES[int(code)],
-                       None if distance < 0 else int(distance), child.same_mover)
-                  for child, code, distance in zip(children, codes, distances)]
-        order = sorted(range(len(result)), key=lambda i: _preference(result[i]))
-        return [result[i] for i in order]
+        result = []
+        for child, code, distance in zip(children, codes, distances):
+            mine = int(code) if child.same_mover else flipped(int(code))
+            result.append(Move(child.move,
+                               self.game.format(child.state), VALUES[mine],
+                               None if distance < 0 else int(distance), bool(child.same_mover),
+                               self.game))
+        return sorted(result, key=_preference)
+
+    def best_moves(self, position: str) -> list[Move]:
+        """Every move as good as the best one (same value and remoteness); empty when
+        the game is over."""
+        moves = self.moves(position)
+        return [m for m in moves if _preference(m) == _preference(moves[0])]
+
+    def best_move(self, position: str, rng: random.Random | None = None) -> Move | None:
+        """The move perfect play chooses (None when the game is over): the fastest
+        win; else a tie, fastest first; else a draw; else the slowest loss. Among
+        equals, the first in move order, or a choice of ``rng`` if given."""
+        best = self.best_moves(position)
+        if not best:
+            return None
+        return rng.choice(best) if rng is not None else best[0]
+
+    def after(self, position: str, move: str) -> str:
+        """The position after the move named ``move``; IllegalMoveError if there is none.
+
+        Move names are as ``moves()`` gives them; case and spaces at the ends do not matter."""
+        state, _, _ = self._legal_state(position)
+        wanted = " ".join(str(move).split()).lower()
+        children = self.game.children(state)
+        for child in children:
+            if child.move.lower() == wanted:
+                return self.game.format(child.state)
+        names = ", ".join(sorted(child.move for child in children)) or "none: the game is over"
+        raise IllegalMoveError(f"{move!r} is not a legal move in {self.game.format(state)}; "
+                               f"legal moves: {names}")
+
+    def principal_variation(self, position: str, max_moves: int = 1000) -> list[Move]:
+        """The line of perfect play from ``position`` (``best_move`` at each step) to the
+        end of the game, or, in a draw, until a position repeats (or ``max_moves``)."""
+        line: list[Move] = []
+        seen = {self.game.format(self._parse(position))}
+        current = position
+        while len(line) < max_moves:
+            move = self.best_move(current)
+            if move is None:
+                break
+            line.append(move)
+            if move.position in seen:
+                break
+            seen.add(move.position)
+            current = move.position
+        return line
+
+    def board(self, position: str) -> str:
+        """The position as a text grid with coordinates (``tiersolve play`` shows it)."""
+        return "\n".join(board_lines(self.game, self.game.format(self._parse(position))))
 
     # -- bulk access: numpy in, numpy out ----------------------------------------------
     def counts(self) -> dict[str, int]:
-        """How many positions have each value: {"win": .., "lose": .., "tie": .., "draw": ..}."""
-        return {name: int(self._file.attrs[f"count_{name}"]) for name in ("win", "lose", "tie", "draw")}
+        """How many indices hold each value: win, lose, tie, draw, then illegal and
+        noncanonical (left to their class's representative under ``--symmetry``);
+        they add up to ``size``."""
+        return dict(self.info().counts)
 
     def _read(self, dataset, key) -> np.ndarray:
         """``dataset[key]``, or DamagedDatabaseError if a checksum or the data fails."""
+        if self._file is None:
+            raise ClosedDatabaseError(f"the database {self.path} is closed")
         try:
             return dataset[key]
         except OSError:
@@ -220,10 +464,18 @@ class Database:
     def lookup_indices(self, indices: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """Value codes (uint8) and remoteness (int32, -1 = none) of many indices.
 
-        Reads each chunk that holds a requested index once."""
-        indices = np.asarray(indices, dtype=np.int64)
+        Reads each chunk that holds a requested index once. A single index gives
+        arrays of shape (); TypeError for indices that are not whole numbers."""
+        raw = np.asarray(indices)
+        if raw.size and not np.issubdtype(raw.dtype, np.integer):
+            raise TypeError(f"indices must be whole numbers, got {raw.dtype} values")
+        if raw.ndim == 0:
+            values, remoteness = self.lookup_indices(raw.reshape(1))
+            return values[0], remoteness[0]
+        indices = raw.astype(np.int64)
         if indices.size and (indices.min() < 0 or indices.max() >= self.size):
-            raise IndexError(f"indices must lie in 0..{self.size - 1}")
+            bad = indices[(indices < 0) | (indices >= self.size)][0]
+            raise IndexError(f"index {bad} is outside this database's 0..{self.size - 1}")
         values = np.zeros(indices.shape, dtype=np.uint8)
         remoteness = np.zeros(indices.shape, dtype=np.int32)
         chunk = self._values.chunks[0]
@@ -253,7 +505,7 @@ class Database:
     def indices_of(self, positions: Iterable[str]) -> np.ndarray:
         """Indices of many position texts (ValueError for a finished game the index
         leaves out; ``lookup_many`` answers those)."""
-        states = np.array([self.game.parse(text) for text in positions], dtype=np.int64)
+        states = np.array([self._parse(text) for text in positions], dtype=np.int64)
         states = states.reshape(-1, self.game.state_size)
         finished = np.flatnonzero(self.game.terminal_many(states))
         if finished.size:
@@ -267,16 +519,15 @@ def _plain(value: Any) -> Any:
 
 
 def _preference(move: Move) -> tuple[int, int]:
-    """Sort key: best move for the player who makes it first."""
+    """Sort key, best move for the player who makes it first (``Move.value`` is theirs)."""
     code = VALUES.index(move.value)
-    mine = code if move.same_mover else flipped(code)
     distance = move.remoteness if move.remoteness is not None else 0
-    if mine == WIN:
+    if code == WIN:
         return (0, distance)
-    if mine == TIE:
+    if code == TIE:
         return (1, distance)
-    if mine == DRAW:
+    if code == DRAW:
         return (2, 0)
-    if mine == LOSE:
+    if code == LOSE:
         return (3, -distance)
     return (4, 0)

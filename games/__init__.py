@@ -10,23 +10,23 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from games.base import Game
+from tiersolve.games.base import Game
 
 #: Registry name -> module under games/ (each defines a Game subclass named ``GAME``).
 GAMES: dict[str, str] = {
-    "1210": "games.onetwoten",
-    "ttt": "games.ttt",
-    "northcott": "games.northcott",
-    "knightsdance": "games.knightsdance",
-    "surround": "games.surround",
-    "konane": "games.konane",
-    "domineering": "games.domineering",
-    "clobber": "games.clobber",
-    "breakthrough": "games.breakthrough",
-    "knightthrough": "games.knightthrough",
-    "loa": "games.loa",
-    "surakarta": "games.surakarta",
-    "pousse": "games.pousse",
+    "1210": "tiersolve.games.onetwoten",
+    "ttt": "tiersolve.games.ttt",
+    "northcott": "tiersolve.games.northcott",
+    "knightsdance": "tiersolve.games.knightsdance",
+    "surround": "tiersolve.games.surround",
+    "konane": "tiersolve.games.konane",
+    "domineering": "tiersolve.games.domineering",
+    "clobber": "tiersolve.games.clobber",
+    "breakthrough": "tiersolve.games.breakthrough",
+    "knightthrough": "tiersolve.games.knightthrough",
+    "loa": "tiersolve.games.loa",
+    "surakarta": "tiersolve.games.surakarta",
+    "pousse": "tiersolve.games.pousse",
 }
 
 

@@ -78,11 +78,12 @@ from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
-from hashers.boards import BoardSpace, decode_board, encode_board
-from hashers.tiers import TierLayout
-from solver.common import TERMINAL, TierType
-from solver.jit import jit, specialise
-from solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+from tiersolve.errors import OtherBoardError
+from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.common import TERMINAL, TierType
+from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ class Game:
     listed in the module docstring; they implement ``parse``, ``format``,
     ``move_name``, ``tier_children`` and ``default_start``.
 
-    >>> from games import make_game
+    >>> from tiersolve.games import make_game
     >>> game = make_game("1210", target=4)
     >>> [(c.move, game.format(c.state)) for c in game.children(game.parse("(L 2)"))]
     [('+1', '(R 3)'), ('+2', '(R 4)')]
@@ -405,6 +406,26 @@ class Game:
             return self.options["size"], self.options["size"]
         return self.options["rows"], self.options["cols"]
 
+    def grid(self, state: np.ndarray) -> list[str] | None:
+        """The board as rows of one-character cells, top row first, for drawing; None
+        for a game without a board. The default reads the last ``rows`` words of the
+        position text (games whose text is not a grid override it).
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("ttt", rows=3, cols=3)
+        >>> game.grid(game.parse("(o x-- -o- --x)"))
+        ['x--', '-o-', '--x']
+        """
+        try:
+            rows, cols = self.board_shape()
+        except KeyError:
+            return None
+        words = self.format(state).strip("()").split()
+        board = words[-rows:]
+        if len(words) <= rows or any(len(word) != cols for word in board):
+            return None
+        return board
+
     def _size_text(self) -> str | None:
         if "size" in self.options:
             return f"{self.options['size']}x{self.options['size']}"
@@ -525,10 +546,11 @@ class Game:
         """The turn (its index in ``turns``) and cell codes (indices in ``symbols``, text
         order) of a ``(T row row ...)`` position; ValueError naming what is wrong."""
         turn, *rows = self.split_position(text, self.default_start())
-        if len(turn) != 1 or turn.lower() not in turns:
-            raise ValueError(f"the turn in {text!r} must be {' or '.join(turns)}, got {turn!r}")
+        if len(turn) != 1 or turn not in turns:
+            case = " (the notation is lower case)" if turn.lower() in turns else ""
+            raise ValueError(f"the turn in {text!r} must be {' or '.join(turns)}, got {turn!r}{case}")
         self.check_rows(rows, text, symbols)
-        return turns.index(turn.lower()), [symbols.index(ch) for row in rows for ch in row]
+        return turns.index(turn), [symbols.index(ch) for row in rows for ch in row]
 
     def format_board(self, head: str, cells, symbols: str) -> str:
         """``(head row row ...)`` from cell codes in text order."""
@@ -541,6 +563,10 @@ class Game:
         if not isinstance(text, str):
             raise ValueError(f"a {self.title} position is a string like {example}, got {text!r}")
         stripped = text.strip()
+        if stripped.startswith("(") and ")" in stripped and not stripped.endswith(")"):
+            extra = stripped[stripped.index(")") + 1:].strip()
+            raise ValueError(f"unexpected text {extra!r} after the position in {text!r}; a "
+                             f"{self.title} position looks like {example}")
         if not (stripped.startswith("(") and stripped.endswith(")")):
             raise ValueError(f"a {self.title} position looks like {example}; "
                              f"got {text!r} (missing parentheses)")
@@ -553,16 +579,17 @@ class Game:
         """Row count, row widths and cell characters of a board text."""
         height, width = self.board_shape()
         if len(rows) != height:
-            raise ValueError(f"{text!r} has {len(rows)} rows, but this {self.describe()} "
+            raise OtherBoardError(f"{text!r} has {len(rows)} rows, but this {self.describe()} "
                              f"game has {height}")
         for number, row in enumerate(rows, start=1):
             if len(row) != width:
-                raise ValueError(f"row {number} of {text!r} ({row!r}) has {len(row)} cells, "
+                raise OtherBoardError(f"row {number} of {text!r} ({row!r}) has {len(row)} cells, "
                                  f"but this {self.describe()} game has {width} columns")
             bad = sorted(set(row) - set(alphabet))
             if bad:
+                case = " (the notation is lower case)" if all(ch.lower() in alphabet for ch in bad) else ""
                 raise ValueError(f"row {number} of {text!r} has {', '.join(map(repr, bad))}; "
-                                 f"cells are {', '.join(map(repr, alphabet))}")
+                                 f"cells are {', '.join(map(repr, alphabet))}{case}")
 
 
 class PieceCountGame(Game):

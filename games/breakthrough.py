@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
-from hashers.bits import lowest_bit, permutation_tables, permute, popcount
-from hashers.regions import F, G, rank_region_board, region_board_count, unrank_region_board
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.common import TERMINAL
-from solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+from tiersolve.errors import ImpossiblePositionError
+from tiersolve.games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
+from tiersolve.hashers.bits import lowest_bit, permutation_tables, permute, popcount
+from tiersolve.hashers.regions import F, G, rank_region_board, region_board_count, unrank_region_board
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.common import TERMINAL
+from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
 CELLS, SYMMETRY = 0, 1
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -281,7 +282,7 @@ class Breakthrough(Game):
                                  f"starts with {pieces} and never gains one")
         state = np.array([turn, *cells], dtype=np.int64)
         if self.primitive_value(state) == ILLEGAL:
-            raise ValueError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
+            raise ImpossiblePositionError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
         return state
 
     def explain_illegal(self, state: np.ndarray) -> str:

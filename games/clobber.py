@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, no_move_value,
     rows_option, square_name,
 )
-from hashers.bits import lowest_bit, permutation_tables, popcount
-from hashers.rearranger import board_count, rank_board, unrank_board
-from hashers.symmetry import canonical_board_rank, grid_symmetries
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import NONCANONICAL, UNDECIDED
+from tiersolve.hashers.bits import lowest_bit, permutation_tables, popcount
+from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
+from tiersolve.hashers.symmetry import canonical_board_rank, grid_symmetries
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES, BLACK_START, WHITE_START = 0, 1, 2, 3, 4
 EMPTY, BLACK, WHITE = 0, 1, 2

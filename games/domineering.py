@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
     square_name,
 )
-from hashers.bits import permutation_tables
-from hashers.combinations import rank_subset, subset_count, unrank_subset
-from hashers.symmetry import canonical_subset_rank, grid_symmetries
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import NONCANONICAL, UNDECIDED
+from tiersolve.hashers.bits import permutation_tables
+from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.symmetry import canonical_subset_rank, grid_symmetries
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES = 0, 1, 2
 SYMBOLS = "-#"

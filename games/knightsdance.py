@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.errors import ImpossiblePositionError, OtherBoardError
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
 )
-from hashers.mixed_radix import digits_count
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
+from tiersolve.hashers.mixed_radix import digits_count
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
 
 SQUARES, JUMP_BLOCK, IS_MISERE = 0, 1, 2
 WK, BK, WN, BN = 1, 2, 3, 4
@@ -192,7 +193,7 @@ class KnightsDance(Game):
         return f"(w {rows} {cols} a1 b1 {top_right} b{rows})"
 
     def _square(self, name: str, piece: str, text: str) -> int:
-        from games.base import parse_square
+        from tiersolve.games.base import parse_square
 
         rows, cols = self.options["rows"], self.options["cols"]
         try:
@@ -212,17 +213,17 @@ class KnightsDance(Game):
             raise ValueError(f"a {self.title} position is (T R C WK BK WN BN), e.g. "
                              f"{self.default_start()}; got {text!r}")
         turn, size_rows, size_cols, *names = words
-        if turn.lower() not in ("w", "b"):
+        if turn not in ("w", "b"):
             raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
         if (size_rows, size_cols) != (str(rows), str(cols)):
-            raise ValueError(f"{text!r} is a {size_rows}x{size_cols} position, but this "
+            raise OtherBoardError(f"{text!r} is a {size_rows}x{size_cols} position, but this "
                              f"{self.describe()} game is {rows}x{cols}")
         pieces = ("white king", "black king", "white knight", "black knight")
-        state = np.array([0 if turn.lower() == "w" else 1,
+        state = np.array([0 if turn == "w" else 1,
                           *(self._square(n, p, text) for n, p in zip(names, pieces))], dtype=np.int64)
         problem = self._illegal_reason(state)
         if problem:
-            raise ValueError(f"{text!r} cannot arise: {problem}")
+            raise ImpossiblePositionError(f"{text!r} cannot arise: {problem}")
         return state
 
     def _illegal_reason(self, state: np.ndarray) -> str | None:
@@ -248,6 +249,20 @@ class KnightsDance(Game):
         rows, cols = self.options["rows"], self.options["cols"]
         squares = " ".join(self._name(int(s)) for s in state[1:])
         return f"({'wb'[state[0]]} {rows} {cols} {squares})"
+
+    def grid(self, state: np.ndarray) -> list[str]:
+        """The board, top rank first: K/N white king and knight, k/n black's.
+
+        >>> game = GAME(rows=3, cols=3)
+        >>> game.grid(game.parse("(w 3 3 a1 c3 b1 a3)"))
+        ['n-k', '---', 'KN-']
+        """
+        rows, cols = self.options["rows"], self.options["cols"]
+        cells = [["-"] * cols for _ in range(rows)]
+        for field, letter in ((WK, "K"), (BK, "k"), (WN, "N"), (BN, "n")):
+            square = int(state[field])
+            cells[rows - 1 - square // cols][square % cols] = letter
+        return ["".join(row) for row in cells]
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         return f"{self._name(int(state[WN if state[0] == 0 else BN]))}-{self._name(move)}"

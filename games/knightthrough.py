@@ -8,7 +8,7 @@ row, so a non-capturing move stays in its tier and leads to a higher index.
 
 from __future__ import annotations
 
-from games.breakthrough import CAPTURE, QUIET, Breakthrough
+from tiersolve.games.breakthrough import CAPTURE, QUIET, Breakthrough
 
 
 class Knightthrough(Breakthrough):

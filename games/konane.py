@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.errors import ImpossiblePositionError
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, parse_square,
     rows_option, square_name,
 )
-from hashers.bits import deposit_bits, lowest_bit, popcount
-from hashers.combinations import rank_subset, subset_count, unrank_subset
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import ILLEGAL, UNDECIDED
+from tiersolve.hashers.bits import deposit_bits, lowest_bit, popcount
+from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import ILLEGAL, UNDECIDED
 
 CELLS, GOAGAIN_ANY, IS_MISERE = 0, 1, 2
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -233,13 +234,13 @@ class Konane(Game):
     def parse(self, text: str) -> np.ndarray:
         rows, cols = self.options["rows"], self.options["cols"]
         turn, *words = self.split_position(text, self.default_start())
-        if turn.lower() not in ("w", "b"):
+        if turn not in ("w", "b"):
             raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
         if not words:
             raise ValueError(f'{text!r} lacks the go-again cell ("" or a cell like d1)')
         landed_word, *board = words
         self.check_rows(board, text, SYMBOLS)
-        mover = 0 if turn.lower() == "w" else 1
+        mover = 0 if turn == "w" else 1
         cells = []
         for c, symbol in enumerate("".join(board)):
             white = self._cell_is_white(c)
@@ -261,7 +262,7 @@ class Konane(Game):
                                  f"from {landed_word}, which holds no {'white' if mover == 0 else 'black'} piece")
         state = np.array([mover, landed, *cells], dtype=np.int64)
         if landed >= 0 and self.primitive_value(state) == ILLEGAL:
-            raise ValueError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
+            raise ImpossiblePositionError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
         return state
 
     def explain_illegal(self, state: np.ndarray) -> str:

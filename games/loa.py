@@ -29,15 +29,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from games.base import (
+from tiersolve.errors import ImpossiblePositionError
+from tiersolve.games.base import (
     GameFunctions, Option, PieceCountGame, board_cells, code_masks, cols_option,
     decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
-from hashers.bits import as_mask, lowest_bit, popcount
-from hashers.boards import decode_board, encode_board
-from hashers.symmetry import grid_symmetries
-from solver.jit import jit
-from solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
+from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
+from tiersolve.hashers.boards import decode_board, encode_board
+from tiersolve.hashers.symmetry import grid_symmetries
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "-bw"
@@ -293,7 +294,7 @@ class LinesOfAction(PieceCountGame):
         blacks, whites = cells.count(BLACK), cells.count(WHITE)
         start_black, start_white = self.starting_pieces()
         if not blacks or not whites:
-            raise ValueError(f"{text!r} cannot arise: a side with one piece is connected and has "
+            raise ImpossiblePositionError(f"{text!r} cannot arise: a side with one piece is connected and has "
                              "won, so no side ever loses its last piece")
         if blacks > start_black or whites > start_white:
             raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces; a "

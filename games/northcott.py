@@ -20,13 +20,14 @@ import re
 
 import numpy as np
 
-from games.base import (
+from tiersolve.errors import OtherBoardError
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
 )
-from hashers.mixed_radix import digits_count
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import UNDECIDED
+from tiersolve.hashers.mixed_radix import digits_count
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import UNDECIDED
 
 ROWS, COLS, BACKWARD, IS_MISERE = 0, 1, 2, 3
 TURNS = "LR"
@@ -179,12 +180,12 @@ class Northcott(Game):
         rows, cols = self.options["rows"], self.options["cols"]
         example = self.default_start()
         turn, *words = self.split_position(text, example)
-        if turn.upper() not in ("L", "R") or len(turn) != 1:
+        if turn not in ("L", "R") or len(turn) != 1:
             raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
         if len(words) != rows:
-            raise ValueError(f"{text!r} has {len(words)} rows, but this {self.describe()} "
+            raise OtherBoardError(f"{text!r} has {len(words)} rows, but this {self.describe()} "
                              f"game has {rows}")
-        state = [TURNS.index(turn.upper())]
+        state = [TURNS.index(turn)]
         for number, word in enumerate(words, start=1):
             match = _ROW_WORD.fullmatch(word)
             if not match:
@@ -192,7 +193,7 @@ class Northcott(Game):
                                  "e.g. 1L3R0")
             a, b, c = map(int, match.groups())
             if a + b + c + 2 != cols:
-                raise ValueError(f"row {number} of {text!r} ({word}) spans {a + b + c + 2} "
+                raise OtherBoardError(f"row {number} of {text!r} ({word}) spans {a + b + c + 2} "
                                  f"columns, but this {self.describe()} game has {cols}")
             state += [a, b, c]
         return np.array(state, dtype=np.int64)
@@ -201,6 +202,16 @@ class Northcott(Game):
         rows = " ".join(f"{state[1 + 3 * r]}L{state[2 + 3 * r]}R{state[3 + 3 * r]}"
                         for r in range(self.options["rows"]))
         return f"({TURNS[state[0]]} {rows})"
+
+    def grid(self, state: np.ndarray) -> list[str]:
+        """Each row as cells: L and R on their squares, ``-`` for the gaps.
+
+        >>> game = GAME(rows=1, cols=6)
+        >>> game.grid(game.parse("(L 1L3R0)"))
+        ['-L---R']
+        """
+        return [f"{'-' * state[1 + 3 * r]}L{'-' * state[2 + 3 * r]}R{'-' * state[3 + 3 * r]}"
+                for r in range(self.options["rows"])]
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         cols = self.options["cols"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import MISERE, Game, GameFunctions, Option
-from solver.jit import jit
-from solver.values import LOSE, UNDECIDED, WIN
+from tiersolve.games.base import MISERE, Game, GameFunctions, Option
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import LOSE, UNDECIDED, WIN
 
 TARGET, MAX_STEP, IS_MISERE = 0, 1, 2
 TURNS = "LR"
@@ -68,7 +68,7 @@ class OneTwoTen(Game):
     state_fields = "turn (0 = L, 1 = R), sum"
 
     def build(self) -> None:
-        from hashers.tiers import TierLayout
+        from tiersolve.hashers.tiers import TierLayout
 
         target = self.options["target"]
         self.tiers = TierLayout(keys=[()], sizes=[2 * (target + 1)])
@@ -92,14 +92,16 @@ class OneTwoTen(Game):
         if len(words) != 2:
             raise ValueError(f"a {self.title} position is (T S), e.g. (L 0); got {text!r}")
         turn, total = words
-        if turn.upper() not in TURNS or len(turn) != 1:
+        if turn not in TURNS or len(turn) != 1:
             raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
+        if total.lstrip("-").isdigit() and total.startswith("-"):
+            raise ValueError(f"the sum in {text!r} must be 0 to {self.options['target']}, got {total}")
         if not total.isdigit():
             raise ValueError(f"the sum in {text!r} must be a whole number, got {total!r}")
         if int(total) > self.options["target"]:
             raise ValueError(f"the sum {total} in {text!r} is past the target "
                              f"{self.options['target']}")
-        return np.array([TURNS.index(turn.upper()), int(total)], dtype=np.int64)
+        return np.array([TURNS.index(turn), int(total)], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
         return f"({TURNS[state[0]]} {state[1]})"

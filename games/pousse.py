@@ -33,14 +33,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from games.base import (
+from tiersolve.games.base import (
     Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
     encode_board_state, fill_cells,
 )
-from hashers.boards import BoardSpace, decode_board, encode_board
-from solver.common import TierType
-from solver.jit import jit
-from solver.values import LOSE, UNDECIDED, WIN
+from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
+from tiersolve.solver.common import TierType
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import LOSE, UNDECIDED, WIN
 
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = "-xo"

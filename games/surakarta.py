@@ -34,16 +34,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from games.base import (
+from tiersolve.errors import ImpossiblePositionError
+from tiersolve.games.base import (
     GameFunctions, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
     encode_board_state, keep_first_pieces, square_name,
 )
-from hashers.bits import lowest_bit
-from hashers.boards import decode_board, encode_board
-from hashers.symmetry import grid_symmetries
-from solver.common import TERMINAL
-from solver.jit import jit
-from solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+from tiersolve.hashers.bits import lowest_bit
+from tiersolve.hashers.boards import decode_board, encode_board
+from tiersolve.hashers.symmetry import grid_symmetries
+from tiersolve.solver.common import TERMINAL
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "-bw"
@@ -319,7 +320,7 @@ class Surakarta(PieceCountGame):
         blacks, whites = cells.count(BLACK), cells.count(WHITE)
         mover, other = (blacks, whites) if turn == 0 else (whites, blacks)
         if other == 0:
-            raise ValueError(f"{text!r} cannot arise: the player to move took the last "
+            raise ImpossiblePositionError(f"{text!r} cannot arise: the player to move took the last "
                              "opposing piece, so the game ended with the other player to move")
         limit = self.piece_limit
         if max(blacks, whites) > limit and mover:

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
 )
-from hashers.bits import deposit_bits, lowest_bit, popcount
-from hashers.combinations import rank_subset, subset_count, unrank_subset
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import UNDECIDED
+from tiersolve.hashers.bits import deposit_bits, lowest_bit, popcount
+from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import UNDECIDED
 
 CELLS, IS_MISERE = 0, 1
 EMPTY, WHITE_HEAD, WHITE_BODY, BLACK_HEAD, BLACK_BODY = 0, 1, 2, 3, 4

@@ -4,8 +4,8 @@ whole index space, and names the position and tier that break it.
 Meant for small boards (it loops over every index in Python). Every registered game
 runs it in ``tests/test_conformance.py``; run it on a new game while writing it::
 
-    >>> from games import make_game
-    >>> from games.tester import check_game
+    >>> from tiersolve.games import make_game
+    >>> from tiersolve.games.tester import check_game
     >>> check_game(make_game("northcott", rows=2, cols=4, backward=True))
     'northcott 2x4 (backward): 72 indices, 72 legal, 192 moves, 192 un-moves checked'
 """
@@ -16,9 +16,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from games.base import Game
-from solver.common import TERMINAL, TierType
-from solver.values import ILLEGAL, NONCANONICAL
+from tiersolve.games.base import Game
+from tiersolve.solver.common import TERMINAL, TierType
+from tiersolve.solver.values import ILLEGAL, NONCANONICAL
 
 
 class ContractError(AssertionError):

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import (
+from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, normalise_dashes,
     rows_option, square_name,
 )
-from hashers.bits import popcount
-from hashers.rearranger import board_count, rank_board, unrank_board
-from hashers.tiers import TierLayout
-from solver.jit import jit
-from solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from tiersolve.hashers.bits import popcount
+from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
 
 CELLS, IS_MISERE = 0, 1
 EMPTY, X, O = 0, 1, 2

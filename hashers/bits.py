@@ -22,7 +22,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from solver.jit import jit
+from tiersolve.solver.jit import jit
 
 MAX_CELLS = 64
 

@@ -39,10 +39,10 @@ from typing import Sequence
 
 import numpy as np
 
-from hashers.bits import deposit_bits, extract_bits, full_mask, permutation_tables, popcount, shift_down
-from hashers.combinations import rank_subset, subset_count, unrank_subset
-from hashers.tiers import TierLayout
-from solver.jit import jit
+from tiersolve.hashers.bits import deposit_bits, extract_bits, full_mask, permutation_tables, popcount, shift_down
+from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.tiers import TierLayout
+from tiersolve.solver.jit import jit
 
 # Layout of the table: a header of these fields, then the arrays they point at.
 (CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,

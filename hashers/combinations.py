@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hashers.bits import BYTE_POPCOUNT, MAX_CELLS, shift_down
-from solver.jit import jit
+from tiersolve.hashers.bits import BYTE_POPCOUNT, MAX_CELLS, shift_down
+from tiersolve.solver.jit import jit
 
 
 def _binomials(n_max: int, k_max: int) -> np.ndarray:

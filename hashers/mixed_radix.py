@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.jit import jit
+from tiersolve.solver.jit import jit
 
 
 def digits_count(radices) -> int:

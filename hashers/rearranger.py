@@ -20,9 +20,9 @@ True
 
 from __future__ import annotations
 
-from hashers.bits import deposit_bits, extract_bits, full_mask, popcount
-from hashers.combinations import rank_subset, subset_count, unrank_subset
-from solver.jit import jit
+from tiersolve.hashers.bits import deposit_bits, extract_bits, full_mask, popcount
+from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.solver.jit import jit
 
 
 @jit(inline="always")

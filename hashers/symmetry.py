@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from hashers.bits import permute
-from hashers.combinations import rank_subset
-from hashers.rearranger import rank_board
-from solver.jit import jit
+from tiersolve.hashers.bits import permute
+from tiersolve.hashers.combinations import rank_subset
+from tiersolve.hashers.rearranger import rank_board
+from tiersolve.solver.jit import jit
 
 
 def grid_symmetries(rows: int, cols: int, *, mirror_left_right: bool = True,

@@ -11,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
 
-from databases.cli import EXIT_INTERRUPTED, build_main  # noqa: E402
+from tiersolve.databases.cli import EXIT_INTERRUPTED, build_main, run  # noqa: E402
 
 if __name__ == "__main__":
-    code = build_main()
+    code = run(build_main)
     if code == EXIT_INTERRUPTED:  # do not wait for solver threads still running a kernel
         sys.stdout.flush()
         sys.stderr.flush()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
 
-from databases.cli import query_main  # noqa: E402
+from tiersolve.databases.cli import query_main, run  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(query_main())
+    sys.exit(run(query_main))

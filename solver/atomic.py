@@ -33,7 +33,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from solver.jit import jit
+from tiersolve.solver.jit import jit
 
 
 @intrinsic

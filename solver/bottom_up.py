@@ -7,8 +7,8 @@ WIN if some child is a loss for the player to move there, else TIE if some child
 a tie, else DRAW if some child is a draw (a loopy child tier), else LOSE. The tier
 driver (``solver/tiers.py``) splits IMMEDIATE tiers into chunks on several threads.
 
-    >>> from games import make_game
-    >>> from solver.tiers import solve
+    >>> from tiersolve.games import make_game
+    >>> from tiersolve.solver.tiers import solve
     >>> stats = solve(make_game("1210"), threads=1, progress=False)
     >>> int(stats.counts.sum())
     22
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.atomic import load_at
-from solver.common import (
+from tiersolve.solver.atomic import load_at
+from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
     CHILD_TIER_NOT_SOLVED, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
     conclude, report_failure, scratch, tally,
 )
-from solver.jit import specialise
-from solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
+from tiersolve.solver.jit import specialise
+from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
 
 
 def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_size,

@@ -18,8 +18,8 @@ from typing import Callable, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from solver.jit import jit
-from solver.values import (
+from tiersolve.solver.jit import jit
+from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_BITS, VALUE_MASK, VALUE_NAMES, WIN, record_none,
 )
 

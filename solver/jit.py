@@ -41,14 +41,83 @@ def source_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _configure_cache() -> Path:
-    base = os.environ.get("GAMESOLVER_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+#: How long a kernel cache of another source version is kept after its last use: other
+#: checkouts or installs of other versions may share the cache root.
+STALE_CACHE_DAYS = 14
+
+
+def cache_root() -> Path:
+    """Where compiled kernels are cached: ``$TIERSOLVE_CACHE_DIR`` (or numba's
+    ``$NUMBA_CACHE_DIR``), else ``~/.cache/tiersolve``."""
+    base = (os.environ.get("TIERSOLVE_CACHE_DIR") or os.environ.get("GAMESOLVER_CACHE_DIR")
+            or os.environ.get("NUMBA_CACHE_DIR"))
     if base:
-        root = Path(base)
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gamesolver"
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tiersolve"
+
+
+def prune_stale_caches(root: Path, keep: Path, days: float = STALE_CACHE_DAYS) -> list[Path]:
+    """Delete the ``numba-*`` folders under ``root`` other than ``keep`` that nothing has
+    used for ``days`` days; returns them. Errors (a folder another process is
+    deleting, no permission) are ignored: pruning only saves space.
+
+    >>> import tempfile, time
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "numba-old").mkdir(); (root / "numba-new").mkdir()
+    >>> os.utime(root / "numba-old", (time.time() - 30 * 86400,) * 2)
+    >>> [p.name for p in prune_stale_caches(root, root / "numba-new")]
+    ['numba-old']
+    >>> sorted(p.name for p in root.iterdir())
+    ['numba-new']
+    """
+    import shutil
+    import time
+
+    removed = []
+    cutoff = time.time() - days * 86400
+    try:
+        candidates = [p for p in root.glob("numba-*") if p.is_dir() and p != keep]
+    except OSError:
+        return removed
+    for folder in candidates:
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder)
+                removed.append(folder)
+        except OSError:
+            pass
+    return removed
+
+
+def announce_compile(label: str, seconds: str = "5-10", quiet: bool = False) -> None:
+    """Say once per source version that the first use of ``label``'s kernels compiles
+    them (numba takes seconds; afterwards they load from the cache). ``quiet`` only
+    records that they are compiled (a build has just done it)."""
+    import sys
+
+    marker = CACHE_DIR / f"announced-{label}"
+    if marker.exists():
+        return
+    if not quiet:
+        print(f"tiersolve: compiling the {label} kernels, once for this version "
+          f"(about {seconds} s)...", file=sys.stderr, flush=True)
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass
+
+
+def _configure_cache() -> Path:
+    root = cache_root()
     cache_dir = root / f"numba-{source_fingerprint()}"
     numba.config.CACHE_DIR = str(cache_dir)
+    try:  # mark this version's cache as used, so pruning keeps it
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        os.utime(cache_dir)
+    except OSError:
+        pass
+    prune_stale_caches(root, cache_dir)
     return cache_dir
 
 

@@ -37,15 +37,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.atomic import atomic_decrement, load_acquire, load_at, store_release
-from solver.common import (
+from tiersolve.solver.atomic import atomic_decrement, load_acquire, load_at, store_release
+from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
     REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
     conclude, first_failure, no_failure, report_failure, scratch, tally,
 )
-from solver.jit import jit, specialise
-from solver.values import (
+from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN, pack_record, record_none,
     unpack_remoteness, unpack_value,
 )

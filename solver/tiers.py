@@ -17,7 +17,7 @@ kernel of its type, on a pool of threads, holding in memory only what is needed.
 
 The result does not depend on the number of threads.
 
-    >>> from games import make_game
+    >>> from tiersolve.games import make_game
     >>> stats = solve(make_game("northcott", rows=1, cols=3, backward=True), progress=False)
     >>> stats.counts.tolist()  # illegal, win, lose, tie, draw, noncanonical
     [0, 2, 4, 0, 0, 0]
@@ -34,16 +34,16 @@ from typing import Callable, Generator, Iterable
 
 import numpy as np
 
-from solver import bottom_up, loopy
-from solver.atomic import address_of
-from solver.common import (
+from tiersolve.solver import bottom_up, loopy
+from tiersolve.solver.atomic import address_of
+from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
     CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
     FAIL_LOCAL, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
     SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
     progress_bar, tier_summary,
 )
-from solver.values import record_dtype, record_none
+from tiersolve.solver.values import record_dtype, record_none
 
 #: Positions per chunk of an IMMEDIATE tier (a progress step).
 CHUNK = 1 << 17

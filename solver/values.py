@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.jit import jit
+from tiersolve.solver.jit import jit
 
 ILLEGAL = 0  # the index is not a legal position (never reached by play)
 WIN = 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from databases import open_database
-from databases.build import build_database
-from games import make_game
+from tiersolve.databases import open_database
+from tiersolve.databases.build import build_database
+from tiersolve.games import make_game
 
 
 class Builds:

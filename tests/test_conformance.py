@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import GAMES, make_game
-from games.tester import ContractError, check_game
+from tiersolve.games import GAMES, make_game
+from tiersolve.games.tester import ContractError, check_game
 
 CASES = [
     ("1210", {"target": 7, "max_step": 3}),
@@ -74,9 +74,9 @@ def test_the_tester_names_a_broken_un_move():
     """Knight's Dance with an un-move generator that forgets the first knight jump."""
     import numpy as np
 
-    from games.base import GameFunctions
-    from games.knightsdance import KnightsDance, parents as right
-    from solver.jit import jit
+    from tiersolve.games.base import GameFunctions
+    from tiersolve.games.knightsdance import KnightsDance, parents as right
+    from tiersolve.solver.jit import jit
 
     @jit(cache=False)
     def forgetful(data, tier, local, out, state, other):

@@ -10,12 +10,12 @@ import h5py
 import numpy as np
 import pytest
 
-from databases import VALUES, open_database
-from databases.build import BuildRefused, build_database
-from databases.format import FORMAT_NAME, FORMAT_VERSION
-from games import make_game
-from solver import tiers
-from solver.values import split_records
+from tiersolve.databases import VALUES, open_database
+from tiersolve.databases.build import BuildRefused, build_database
+from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION
+from tiersolve.games import make_game
+from tiersolve.solver import tiers
+from tiersolve.solver.values import split_records
 
 
 @pytest.mark.parametrize("name, options", [
@@ -179,7 +179,7 @@ def test_unknown_files_are_refused(database, tmp_path):
 
 
 def test_build_refuses_when_memory_is_short(tmp_path, monkeypatch):
-    import databases.build as build
+    import tiersolve.databases.build as build
 
     monkeypatch.setattr(build, "memory_available", lambda: 1000)
     with pytest.raises(BuildRefused, match="use --force"):

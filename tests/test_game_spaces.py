@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games import GAMES, make_game
-from games.base import Game
-from solver.values import ILLEGAL, UNDECIDED
+from tiersolve.games import GAMES, make_game
+from tiersolve.games.base import Game
+from tiersolve.solver.values import ILLEGAL, UNDECIDED
 
 SMALL_SPACES = [
     ("1210", {}),

@@ -9,13 +9,13 @@ from math import comb
 import numpy as np
 import pytest
 
-from hashers.bits import deposit_bits, extract_bits, lowest_bit, popcount
-from hashers.combinations import next_subset, rank_subset, subset_count, unrank_subset
-from hashers.mixed_radix import digits_count, rank_digits, unrank_digits
-from hashers.rearranger import board_count, rank_board, unrank_board
-from hashers.bits import permutation_tables
-from hashers.regions import rank_region_board, region_board_count, unrank_region_board
-from hashers.tiers import TierLayout
+from tiersolve.hashers.bits import deposit_bits, extract_bits, lowest_bit, popcount
+from tiersolve.hashers.combinations import next_subset, rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.mixed_radix import digits_count, rank_digits, unrank_digits
+from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
+from tiersolve.hashers.bits import permutation_tables
+from tiersolve.hashers.regions import rank_region_board, region_board_count, unrank_region_board
+from tiersolve.hashers.tiers import TierLayout
 
 
 def test_bit_helpers_match_plain_python():

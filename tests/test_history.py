@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from databases.history import ENDS, REPEATS, analyse
-from games import make_game
+from tiersolve.databases.history import ENDS, REPEATS, analyse
+from tiersolve.games import make_game
 from reference.pousse import Game as Reference, real_move_results
 
 START = {2: "(x -- --)", 3: "(x --- --- ---)"}

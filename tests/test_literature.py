@@ -21,7 +21,7 @@ def test_domineering_published_results(database, rows, cols, first_player):
 def test_domineering_2x2_every_first_move_wins():
     """On 2x2, after either vertical domino each row keeps a single empty cell, so
     Horizontal cannot move: every child of the start is a primitive loss."""
-    from games import make_game
+    from tiersolve.games import make_game
 
     game = make_game("domineering", rows=2, cols=2)
     children = game.children(game.start())

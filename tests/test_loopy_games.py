@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from games import make_game
-from games.surakarta import circuits
+from tiersolve.games import make_game
+from tiersolve.games.surakarta import circuits
 from reference import make_game as reference_game
 
 

@@ -17,10 +17,10 @@ import h5py
 import numpy as np
 import pytest
 
-from databases import open_database
-from databases.build import build_database
-from databases.reader import DamagedDatabaseError
-from games import make_game
+from tiersolve.databases import open_database
+from tiersolve.databases.build import build_database
+from tiersolve.databases.reader import DamagedDatabaseError
+from tiersolve.games import make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(ROOT / "scripts" / "build_db.py")]
@@ -97,7 +97,7 @@ def test_restart_discards_the_kept_tiers(tmp_path, uninterrupted):
     ({"source_fingerprint": "0123456789abcdef"}, "made by another version of the solver"),
 ])
 def test_a_partial_build_of_something_else_is_refused(tmp_path, change, message):
-    from databases.format import PartialBuild
+    from tiersolve.databases.format import PartialBuild
 
     out = tmp_path / "n.h5"
     game = make_game("northcott", rows=2, cols=4)
@@ -152,7 +152,7 @@ def test_a_damaged_database_gives_one_clear_error(tmp_path, dataset):
 
 
 def test_kept_tiers_and_the_database_carry_checksums(tmp_path):
-    from databases.format import PartialBuild
+    from tiersolve.databases.format import PartialBuild
 
     out = tmp_path / "k.h5"
     game = make_game("knightsdance", rows=3, cols=3)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from databases import open_database
-from databases.build import build_database
-from games import make_game
-from solver import tiers
-from solver.values import NONCANONICAL
+from tiersolve.databases import open_database
+from tiersolve.databases.build import build_database
+from tiersolve.games import make_game
+from tiersolve.solver import tiers
+from tiersolve.solver.values import NONCANONICAL
 
 from conftest import legal_indices
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games import make_game
+from tiersolve.games import make_game
 from reference.solve import solve as reference_solve
-from solver import loopy, tiers
-from solver.common import SolverError, TierType
-from solver.jit import jit
-from solver.tiers import solve
-from solver.values import (
+from tiersolve.solver import loopy, tiers
+from tiersolve.solver.common import SolverError, TierType
+from tiersolve.solver.jit import jit
+from tiersolve.solver.tiers import solve
+from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, record_none,
 )
 

@@ -241,9 +241,11 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     check_output(path)
     start_text = start if start is not None else game.default_start()
     start_state = game.parse(start_text)
-    if game.primitive_value(start_state) == ILLEGAL:
-        raise ValueError(f"start {start_text!r} is not a legal position: "
-                         f"{game.explain_illegal(start_state)}")
+    reason = game.unreachable_reason(start_state)
+    if reason is None and game.primitive_value(start_state) == ILLEGAL:
+        reason = game.explain_illegal(start_state)
+    if reason is not None:
+        raise ValueError(f"start {start_text!r} is not a legal position: {reason}")
     if path.exists() and not overwrite:
         existing = existing_report(path, game, game.format(start_state))
         if existing is None:

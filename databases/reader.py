@@ -325,6 +325,10 @@ class Database:
     def _legal_state(self, position: str) -> tuple[np.ndarray, int, int]:
         """State, value code and remoteness of a legal position; PositionError else."""
         state = self._parse(position)
+        reason = self.game.unreachable_reason(state)
+        if reason is not None:
+            raise ImpossiblePositionError(f"{position!r} is not a legal {self.game.title} "
+                                          f"position: {reason}")
         (code,), (distance,) = self._results([state])
         if code == ILLEGAL:
             raise ImpossiblePositionError(f"{position!r} is not a legal {self.game.title} "

@@ -337,6 +337,14 @@ class Game:
             return TierType.IMMEDIATE
         return TierType.LOOPY if self.loopy else TierType.SWEEP
 
+    def unreachable_reason(self, state: np.ndarray) -> str | None:
+        """OPTIONAL. Why a parsed position that the index holds can never arise in play,
+        or None. For games whose index over-approximates what play reaches in a way
+        the numba functions cannot see (Surround does not store who owns a body cell,
+        so a body cell cut off from its worm looks legal to the solver); lookups refuse
+        such positions. Precondition: ``state`` came from ``parse``."""
+        return None
+
     def explain_illegal(self, state: np.ndarray) -> str:
         """Why a well-formed state can never arise in play (games may be more specific)."""
         return "no sequence of legal moves leads to it"

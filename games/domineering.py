@@ -183,7 +183,9 @@ class Domineering(Game):
         domino = int(self.data[1][state[0], move])
         first = (domino & -domino).bit_length() - 1
         second = domino.bit_length() - 1
-        return "-".join(square_name(c // cols, c % cols, rows) for c in (second, first))
+        # One order for both kinds: from the square nearer a1 (b3-c3, b1-b2).
+        ends = sorted((first, second), key=lambda c: (c % cols, -(c // cols)))
+        return "-".join(square_name(c // cols, c % cols, rows) for c in ends)
 
 
 GAME = Domineering

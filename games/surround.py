@@ -23,6 +23,7 @@ import numpy as np
 
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+    square_name,
 )
 from tiersolve.hashers.bits import deposit_bits, lowest_bit, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
@@ -281,10 +282,47 @@ class Surround(Game):
     def format(self, state: np.ndarray) -> str:
         return self.format_board("wb"[state[0]], state[1:], SYMBOLS)
 
+    def unreachable_reason(self, state: np.ndarray) -> str | None:
+        """A worm grows one cell at a time from its head, so its body cells and head
+        form a path that ends at the head; a body cell off that path cannot arise.
+
+        >>> game = GAME(rows=3, cols=4)
+        >>> game.unreachable_reason(game.parse("(b -w-- o--b ----)"))
+        "White's body and head (a2, b3) do not form a path ending at the head"
+        >>> game.unreachable_reason(game.parse("(b ow-- ---b ----)")) is None
+        True
+        """
+        cells = state[1:]
+        targets = self.data[1]
+        rows = self.options["rows"]
+        cols = self.options["cols"]
+        for head_code, body_code, colour in ((WHITE_HEAD, WHITE_BODY, "White"),
+                                             (BLACK_HEAD, BLACK_BODY, "Black")):
+            worm = set(np.flatnonzero((cells == head_code) | (cells == body_code)).tolist())
+            head = int(np.flatnonzero(cells == head_code)[0])
+            if not _path_from(head, worm, targets):
+                names = ", ".join(square_name(c // cols, c % cols, rows) for c in sorted(
+                    worm, key=lambda c: (c % cols, -(c // cols))))
+                return f"{colour}'s body and head ({names}) do not form a path ending at the head"
+        return None
+
     def move_name(self, state: np.ndarray, move: int) -> str:
         head = int(np.flatnonzero(state[1:] == (WHITE_HEAD if state[0] == 0 else BLACK_HEAD))[0])
         wormhole = self.data[2][head, move]
         return DIRECTIONS[move] + (" through the wormhole" if wormhole else "")
+
+
+def _path_from(cell: int, worm: set[int], targets: np.ndarray) -> bool:
+    """Whether a path from ``cell`` through neighbouring cells visits all of ``worm``
+    exactly once (a worm is short and thin, so backtracking is quick)."""
+    left = worm - {cell}
+    if not left:
+        return True
+    for target in targets[cell]:
+        if int(target) in left:
+            if _path_from(int(target), left, targets):
+                return True
+    return False
 
 
 GAME = Surround

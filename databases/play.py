@@ -118,9 +118,11 @@ class Session:
         """True (after saying how it ended) when the game has ended."""
         if not self.db.moves(self.position):
             record = self.db.lookup(self.position)
-            result = {"win": "wins", "lose": "loses", "tie": "ties", "draw": "draws"}[record.value]
             self.show()
-            self.say(f"game over: {self.player()} {result}.")
+            if record.value in ("win", "lose"):
+                self.say(f"game over: {self.player()} {record.value}s.")
+            else:
+                self.say(f"game over: a {record.value}.")
             return True
         game = self.db.game
         if getattr(game, "repetition_loses", False):

@@ -267,7 +267,8 @@ class Database:
 
     def __repr__(self) -> str:
         state = " (closed)" if self._file is None else ""
-        return f"<Database {self.game.describe()} at {str(self.path)!r}{state}>"
+        game = self.game.describe() if hasattr(self, "game") else "?"
+        return f"<Database {game} at {str(self.path)!r}{state}>"
 
     def _repr_html_(self) -> str:
         return self.info()._repr_html_()
@@ -470,6 +471,8 @@ class Database:
 
         Reads each chunk that holds a requested index once. A single index gives
         arrays of shape (); TypeError for indices that are not whole numbers."""
+        if self._file is None:
+            raise ClosedDatabaseError(f"the database {self.path} is closed")
         raw = np.asarray(indices)
         if raw.size and not np.issubdtype(raw.dtype, np.integer):
             raise TypeError(f"indices must be whole numbers, got {raw.dtype} values")

@@ -587,7 +587,7 @@ class Game:
         """Row count, row widths and cell characters of a board text."""
         height, width = self.board_shape()
         if len(rows) != height:
-            raise OtherBoardError(f"{text!r} has {len(rows)} rows, but this {self.describe()} "
+            raise OtherBoardError(f"{text!r} has {len(rows)} row{'s' if len(rows) != 1 else ''}, but this {self.describe()} "
                              f"game has {height}")
         for number, row in enumerate(rows, start=1):
             if len(row) != width:

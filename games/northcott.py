@@ -183,7 +183,7 @@ class Northcott(Game):
         if turn not in ("L", "R") or len(turn) != 1:
             raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
         if len(words) != rows:
-            raise OtherBoardError(f"{text!r} has {len(words)} rows, but this {self.describe()} "
+            raise OtherBoardError(f"{text!r} has {len(words)} row{'s' if len(words) != 1 else ''}, but this {self.describe()} "
                              f"game has {rows}")
         state = [TURNS.index(turn)]
         for number, word in enumerate(words, start=1):

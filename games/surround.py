@@ -267,7 +267,7 @@ class Surround(Game):
         for code, colour in ((WHITE_HEAD, "white"), (BLACK_HEAD, "black")):
             heads = cells.count(code)
             if heads != 1:
-                raise ValueError(f"{text!r} has {heads} {colour} heads ({SYMBOLS[code]}); a "
+                raise ValueError(f"{text!r} has {heads} {colour} head{'s' if heads != 1 else ''} ({SYMBOLS[code]}); a "
                                  "position has exactly one of each")
         white_body, black_body = cells.count(WHITE_BODY), cells.count(BLACK_BODY)
         if white_body not in (black_body, black_body + 1):

@@ -74,7 +74,7 @@ def exit_code(main, argv) -> int:
     (["ttt", "--k", "9"], "no line could ever be made"),
     (["northcott", "--diagonal"], "unrecognized arguments: --diagonal"),
     (["northcott", "--threads", "0"], "--threads must be at least 1"),
-    (["northcott", "--start", "(L 1L3R0)"], "has 1 rows"),
+    (["northcott", "--start", "(L 1L3R0)"], "has 1 row,"),
     ([], "the following arguments are required: GAME"),
 ])
 def test_build_errors_are_one_line_with_exit_code_2(argv, message, capsys, tmp_path):
@@ -93,7 +93,7 @@ def test_build_refuses_huge_spaces_without_force(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["missing.h5", "(L 0)"], "no such database file"),
-    (["DB", "(L 1)"], "has 1 rows"),  # a 1210 position given to a Northcott database
+    (["DB", "(L 1)"], "has 1 row,"),  # a 1210 position given to a Northcott database
     (["DB", "(L 1L3R0 0L1R3 1L2R1"], "missing parentheses"),
 ])
 def test_query_errors_are_one_line_with_exit_code_2(database, args, message, capsys):

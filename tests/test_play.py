@@ -1,0 +1,177 @@
+"""``tiersolve play``: whole games driven through stdin, against the computer, in a
+game with go-again turns (Konane) and in loopy ones; the terminal conventions."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tiersolve.databases import open_database
+from tiersolve.databases.play import play_main
+
+POSITION_LINE = re.compile(r"^(\(.*\))  (\S+) \((you|computer)\) to move")
+
+
+class Opponent(io.StringIO):
+    """A stdin that answers each prompt with a move chosen from the position last shown:
+    the worst move (so the computer's perfect play is tested), and records its answers."""
+
+    def __init__(self, out: io.StringIO, db, pick=lambda moves: moves[-1]) -> None:
+        super().__init__()
+        self.out, self.db, self.pick, self.answers = out, db, pick, []
+
+    def readline(self, size: int = -1) -> str:
+        shown = [m for m in map(POSITION_LINE.match, self.out.getvalue().splitlines()) if m]
+        moves = self.db.moves(shown[-1].group(1))
+        answer = self.pick(moves).move
+        self.answers.append(answer)
+        return answer + "\n"
+
+
+def play(argv, stdin) -> tuple[int, str]:
+    out = io.StringIO()
+    code = play_main(argv, stdin=stdin, stdout=out)
+    return code, out.getvalue()
+
+
+def drive(argv, db_path, pick=lambda moves: moves[-1]) -> tuple[int, str, list[str]]:
+    """Play through ``play_main`` with an Opponent at the keyboard (builds the database
+    first if ``argv`` has --build)."""
+    if "--build" in argv and not db_path.exists():
+        play_main(argv + ["--computer", "both", "--max-moves", "0"], stdin=io.StringIO(),
+                  stdout=io.StringIO())
+    out = io.StringIO()
+    with open_database(db_path) as db:
+        opponent = Opponent(out, db, pick)
+        code = play_main(argv, stdin=opponent, stdout=out)
+    return code, out.getvalue(), opponent.answers
+
+
+def script(*args: str, stdin: str, cwd: Path, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tiersolve", *args], input=stdin, cwd=cwd,
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.mark.parametrize("game, options", [
+    ("konane", ["--rows", "3", "--cols", "4"]),                     # go-again turns
+    ("knightsdance", ["--rows", "3", "--cols", "4"]),               # loopy, with draws
+    ("northcott", ["--rows", "2", "--cols", "4", "--backward"]),    # loopy
+])
+def test_a_whole_game_against_the_computer_through_piped_stdin(tmp_path, game, options):
+    db_path = tmp_path / f"{game}.h5"
+    argv = [game, *options, "--db", str(db_path), "--build", "--seed", "4"]
+    code, text, answers = drive(argv, db_path)
+    assert code == 0, text
+    assert "game over" in text.splitlines()[-1]
+    with open_database(db_path) as db:
+        start = db.lookup(db.start)
+        # the computer plays second; we open with the worst move: perfect play then
+        # never lets a won game slip
+        if db.moves(db.start)[-1].value == "lose":
+            assert "(computer) wins" in text or "(you) loses" in text
+    # the same answers piped to the real command give the same game, to the letter
+    piped = script("play", game, *options, "--db", str(db_path), "--seed", "4",
+                   stdin="\n".join(answers) + "\n", cwd=tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.splitlines()[-1] == text.splitlines()[-1]
+    assert "\x1b[" not in piped.stdout  # a pipe turns colour off
+    assert start.value in ("win", "lose", "tie", "draw")
+
+
+def test_go_again_keeps_the_turn(tmp_path):
+    """In Konane a jump that may continue leaves the same player to move."""
+    db_path = tmp_path / "konane.h5"
+    code, text, _ = drive(["konane", "--rows", "3", "--cols", "4", "--db", str(db_path),
+                           "--build", "--computer", "none"], db_path, pick=lambda moves: moves[0])
+    assert code == 0
+    with open_database(db_path) as db:
+        again = [line for line in text.splitlines() if "(moves again)" in line]
+        assert again or all(not m.moves_again for m in db.moves(db.start))
+
+
+def test_commands_and_eof(tmp_path):
+    db_path = tmp_path / "ttt.h5"
+    base = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build"]
+    code, text = play(base, io.StringIO("b2\nhint\nvalue\nmoves\nbogus\nundo\nrestart\n"))
+    assert code == 0
+    assert "you play b2" in text and "(computer) plays" in text
+    assert re.search(r"hint: \S+ \(tie in \d+\)", text)
+    assert "'bogus' is not a legal move here" in text
+    assert "undone" in text and "restarted" in text
+    assert text.rstrip().endswith(">")  # end of input after the last prompt: quits quietly
+    code, text = play(base + ["--computer", "first"], io.StringIO("quit\n"))
+    assert code == 0 and "x (computer) plays" in text
+
+
+def test_computer_both_plays_a_whole_game_and_choices_are_seeded(tmp_path):
+    db_path = tmp_path / "ttt.h5"
+    argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build",
+            "--computer", "both"]
+    play(argv + ["--max-moves", "0"], io.StringIO())  # builds it
+    _, first = play(argv + ["--seed", "1"], io.StringIO())
+    _, again = play(argv + ["--seed", "1"], io.StringIO())
+    others = {play(argv + ["--seed", str(seed)], io.StringIO())[1] for seed in range(2, 8)}
+    assert first == again and len(others | {first}) > 1
+    assert first.splitlines()[-1] == "game over: a tie."
+
+
+def test_the_computer_finds_the_known_best_move(tmp_path):
+    db_path = tmp_path / "ttt.h5"
+    code, text = play(["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build",
+                       "--computer", "both", "--start", "(o xx- oo- --x)"], io.StringIO())
+    assert "o (computer) plays c2: win in 0" in text
+    code, text = play(["1210", "--db", str(tmp_path / "1210.h5"), "--build", "--computer",
+                       "first"], io.StringIO("quit\n"))
+    assert "L (computer) plays +1: win in 6" in text
+
+
+def test_colour_follows_the_terminal_and_no_color(tmp_path, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    db_path = tmp_path / "ttt.h5"
+    argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build"]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    out = Terminal()
+    play_main(argv, stdin=io.StringIO("quit\n"), stdout=out)
+    assert "\x1b[33mtie in 8\x1b[0m" in out.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = Terminal()
+    play_main(argv, stdin=io.StringIO("quit\n"), stdout=out)
+    assert "\x1b[" not in out.getvalue()
+
+
+def test_missing_database_asks_before_building(tmp_path):
+    db_path = tmp_path / "ttt.h5"
+    argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path)]
+    code, text = play(argv, io.StringIO("n\n"))
+    assert code == 2 and not db_path.exists() and "build it now? [y/N]" in text
+    code, text = play(argv, io.StringIO("y\nquit\n"))
+    assert code == 0 and db_path.exists()
+
+
+def test_ctrl_c_quits_without_a_traceback(tmp_path):
+    db_path = tmp_path / "ttt.h5"
+    play(["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build"], io.StringIO())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tiersolve", "play", "ttt", "--rows", "3", "--cols", "3",
+         "--db", str(db_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.time() + 120
+    seen = ""
+    while "> " not in seen and time.time() < deadline:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err

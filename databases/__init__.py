@@ -28,7 +28,7 @@ def build_database(game, path=None, **kwargs):
 
     >>> report = build_database("1210", "/tmp/doctest_1210.h5", progress=False)
     >>> report.start_value, report.start_remoteness
-    ('win', 9)
+    ('win', 7)
     """
     from tiersolve.databases.build import build_database as build
     from tiersolve.games import make_game

@@ -180,6 +180,8 @@ def run_session(session: Session, lines: TextIO) -> int:
         if not line:  # end of input: quit quietly
             session.say()
             return 0
+        if not (hasattr(lines, "isatty") and lines.isatty()):
+            session.say(line.rstrip("\n"))  # piped input: show it, so the transcript reads
         word = " ".join(line.split())
         command = word.lower()
         if not word:

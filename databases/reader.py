@@ -10,8 +10,8 @@ A tiny surface, as python-chess's Syzygy probing: :func:`open_database`, then
 >>> db = open_database("/tmp/doctest_ttt_3x3.h5")
 >>> db.lookup("(x --- --- ---)")
 Record(position='(x --- --- ---)', value='tie', remoteness=9)
->>> db.best_move("(o x-- --- ---)").move
-'b2'
+>>> db.best_move("(o xx- oo- --x)").move      # o wins at once
+'c2'
 >>> db.get("(x --- ---)") is None
 True
 """
@@ -117,7 +117,7 @@ class DatabaseInfo:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, text) pairs, the lines of ``text()``."""
-        from tiersolve.databases.build import human_bytes
+        from tiersolve.databases.build import human_bytes, plural
 
         counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
         extra = [f"{name} {self.counts[name]:,}" for name in ("illegal", "noncanonical")
@@ -125,7 +125,7 @@ class DatabaseInfo:
         options = ", ".join(f"{k}={v}" for k, v in self.options.items())
         return [
             ("game", f"{self.description} ({self.game}: {options})"),
-            ("positions", f"{self.positions:,} indices in {self.tiers:,} tiers: {counts}"
+            ("positions", f"{self.positions:,} indices in {plural(self.tiers, 'tier')}: {counts}"
                           + (f"; {', '.join(extra)}" if extra else "")),
             ("start", f"{self.start} {_value_text(self.start_value, self.start_remoteness)}"),
             ("max remoteness", f"{self.max_remoteness}"),

@@ -26,6 +26,7 @@ import numpy as np
 
 from tiersolve.databases.format import PartialBuild, write_database
 from tiersolve.databases.reader import default_path
+from tiersolve.errors import TiersolveError
 from tiersolve.games.base import Game
 from tiersolve.solver import tiers
 from tiersolve.solver.common import TierType, progress_bar
@@ -37,7 +38,7 @@ from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
 KERNEL_BYTES = 30 << 20
 
 
-class BuildRefused(ValueError):
+class BuildRefused(TiersolveError):
     """The build cannot start: it would not fit in memory (and was not forced), or
     its output cannot be written."""
 

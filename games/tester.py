@@ -152,3 +152,22 @@ def _check_start(game: Game) -> None:
                             f"as {game.format(start)!r}")
     if game.primitive_value(start) == ILLEGAL:
         raise ContractError(f"{game.describe()}: the start {game.default_start()!r} is illegal")
+    _check_reachable_from(game, start)
+
+
+def _check_reachable_from(game: Game, start: np.ndarray, limit: int = 2000) -> None:
+    """``unreachable_reason`` refuses no position that play reaches from the start
+    (the first ``limit`` positions, breadth first)."""
+    seen = {game.format(start)}
+    frontier = [start]
+    while frontier and len(seen) < limit:
+        state = frontier.pop(0)
+        reason = game.unreachable_reason(state)
+        if reason is not None:
+            raise ContractError(f"{game.describe()}: {game.format(state)}, reached by play from "
+                                f"the start, is refused as unreachable: {reason}")
+        for child in game.children(state):
+            text = game.format(child.state)
+            if text not in seen:
+                seen.add(text)
+                frontier.append(child.state)

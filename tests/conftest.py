@@ -39,6 +39,15 @@ def database(tmp_path_factory):
     builds.close()
 
 
+FLIP = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+
+
+def value_there(move) -> tuple[str, int | None]:
+    """(value, remoteness) for the player to move after ``move``: the mover's value
+    if they move again (a go-again turn), else the opponent's, its flip."""
+    return (move.value if move.moves_again else FLIP[move.value]), move.remoteness
+
+
 def legal_indices(db) -> np.ndarray:
     """Indices of the legal positions a database stores (without, under --symmetry,
     the indices whose value is stored at a mirror image)."""

@@ -33,7 +33,7 @@ def test_build_then_query_from_the_command_line(tmp_path):
     answer = json.loads(queried.stdout)
     assert (answer["value"], answer["remoteness"]) == ("lose", 6)
     assert len(answer["moves"]) == 6
-    assert all(m["value"] == "win" for m in answer["moves"])
+    assert all(m["value"] == "lose" for m in answer["moves"])  # for L, who makes them
     text = run_script("query.py", "db/northcott_3x6.h5", "(R 4L0R0 0L1R3 1L2R1)", cwd=tmp_path)
     assert text.returncode == 0
     assert text.stdout.splitlines()[0].startswith("(R 4L0R0 0L1R3 1L2R1)  win in 3")

@@ -17,6 +17,8 @@ from tiersolve.games import make_game
 from tiersolve.solver import tiers
 from tiersolve.solver.values import split_records
 
+from conftest import value_there
+
 
 @pytest.mark.parametrize("name, options", [
     ("ttt", {"rows": 3, "cols": 3}),
@@ -62,24 +64,23 @@ def test_lookup_and_moves(database):
     record = db.lookup(" (L 1L3R0 0L1R3 1L2R1) ")
     assert (record.position, record.value, record.remoteness) == ("(L 1L3R0 0L1R3 1L2R1)", "lose", 6)
     moves = db.moves("(R 4L0R0 0L1R3 1L2R1)")
-    assert [m.value for m in moves][0] == "lose"  # R's best move leaves L lost
+    assert [m.value for m in moves][0] == "win"  # R's best move wins (it leaves L lost)
     assert moves[0].move.startswith("R row")
-    mine = [(m.value, m.remoteness) for m in moves]
-    winning = [r for v, r in mine if v == "lose"]
+    assert [value_there(m)[0] for m in moves][0] == "lose"
+    winning = [m.remoteness for m in moves if m.value == "win"]
     assert winning == sorted(winning)  # among winning moves, fastest first
 
 
 def test_moves_are_ordered_best_first(database):
     db = database("ttt", rows=3, cols=3)
-    rank = {"lose": 0, "tie": 1, "draw": 2, "win": 3}  # child values, from the child's mover
+    rank = {"win": 0, "tie": 1, "draw": 2, "lose": 3}  # values for the player who moves
     for position in ("(x --- --- ---)", "(o x-- --- ---)", "(x xo- --- ---)", "(o xo- x-- ---)"):
         moves = db.moves(position)
-        keys = [(rank[m.value], m.remoteness if m.value != "win" else -m.remoteness) for m in moves]
+        keys = [(rank[m.value], m.remoteness if m.value != "lose" else -m.remoteness) for m in moves]
         assert keys == sorted(keys)
         best = moves[0]
         record = db.lookup(position)
-        expected = {"lose": "win", "tie": "tie", "win": "lose"}[best.value]
-        assert record.value == expected
+        assert (record.value, record.remoteness) == (best.value, best.remoteness + 1)
 
 
 @pytest.mark.parametrize("position, message", [

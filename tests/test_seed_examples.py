@@ -9,7 +9,7 @@ from operator import xor
 import numpy as np
 import pytest
 
-from conftest import legal_indices
+from conftest import FLIP, legal_indices, value_there
 
 
 def replay(db, start: str, moves_and_positions: list[tuple[str, str]]):
@@ -21,7 +21,7 @@ def replay(db, start: str, moves_and_positions: list[tuple[str, str]]):
         assert move in options, f"{move!r} is not legal in {position}; legal: {sorted(options)}"
         assert options[move].position == expected
         record = db.lookup(expected)
-        assert (record.value, record.remoteness) == (options[move].value, options[move].remoteness)
+        assert (record.value, record.remoteness) == value_there(options[move])
         position = expected
     return db.lookup(position)
 
@@ -144,9 +144,10 @@ def test_ttt_line_and_full_board(database):
 def test_ttt_run_longer_than_k_counts(database):
     db = database("ttt", rows=2, cols=5, k=3)
     moves = {m.move: m for m in db.moves("(x xx-xx oo-oo)")}
-    # filling c2 makes a run of five, which contains a line of three
+    # filling c2 makes a run of five, which contains a line of three: x wins by it
     assert (moves["c2"].position, moves["c2"].value, moves["c2"].remoteness) == \
-        ("(o xxxxx oo-oo)", "lose", 0)
+        ("(o xxxxx oo-oo)", "win", 0)
+    assert db.lookup("(o xxxxx oo-oo)").value == "lose"
     assert db.lookup("(x xx-xx oo-oo)").remoteness == 1
 
 
@@ -258,13 +259,15 @@ def test_surround_narrow_wormhole_board_counts_one_move_per_cell(database):
 
 def test_surround_keeps_the_colours_the_user_gave(database):
     db = database("surround")
-    usual, swapped = "(b -o--- oo--x w--bx)", "(b -x--- oo--o w--bx)"
+    # Both colourings are worms that play can grow (the index stores neither).
+    usual, swapped = "(b --oow --bx- -----)", "(b --xow --bo- -----)"
+    assert db.positions([db.indices_of([swapped])[0]]) == [usual]  # the index's colouring
     a, b = db.lookup(usual), db.lookup(swapped)
     assert (a.position, b.position) == (usual, swapped)
     assert (a.value, a.remoteness) == (b.value, b.remoteness)  # colours never change play
     children = [m.position for m in db.moves(swapped)]
-    assert children and all(c.split()[1] == "-x---" and c.split()[2].endswith("o") for c in children)
-    assert all(c.count("x") == 3 for c in children)  # Black's old head became black body
+    assert children and all(c.split()[1] == "--xow" and c.split()[2][3] == "o" for c in children)
+    assert all(c.count("x") == 2 for c in children)  # Black's old head became black body
 
 
 @pytest.mark.parametrize("position, message", [
@@ -299,15 +302,19 @@ KONANE_EXAMPLE = [  # seeds/000 and 001 (captions reordered to the only legal or
 def test_konane_example_game(database):
     db = database("konane")
     moves = {m.move: m for m in db.moves('(b "" wbwb b--w --w-)')}
-    assert moves["d3 down to d1"].same_mover  # the go-again turn keeps Black to move
+    assert moves["d3 down to d1"].moves_again  # the go-again turn keeps Black to move
     final = replay(db, '(w "" wbwb bwb- w-wb)', KONANE_EXAMPLE)
     assert (final.value, final.remoteness) == ("lose", 0)  # "Black has no moves left. White wins."
 
 
-def _from_children(moves) -> tuple[str, int]:
-    """The value RULES.md gives a position from its moves (go-again values not flipped)."""
-    flip = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
-    mine = [(m.value if m.same_mover else flip[m.value], m.remoteness) for m in moves]
+def _from_children(db, moves) -> tuple[str, int]:
+    """The value RULES.md gives a position from the records of its children (go-again
+    values not flipped); each move's value for its mover must agree with them."""
+    mine = []
+    for move in moves:
+        child = db.lookup(move.position)
+        mine.append((child.value if move.moves_again else FLIP[child.value], child.remoteness))
+        assert mine[-1] == (move.value, move.remoteness), move
     for wanted, pick in (("win", min), ("tie", min)):
         found = [r for v, r in mine if v == wanted]
         if found:
@@ -322,9 +329,9 @@ def test_konane_values_follow_from_their_moves_with_go_again(database, goagain_a
     checked = 0
     for text in db.positions(legal_indices(db)[::3]):
         moves = db.moves(text)
-        if moves and (any(m.same_mover for m in moves) or text.split()[1] != '""'):
+        if moves and (any(m.moves_again for m in moves) or text.split()[1] != '""'):
             record = db.lookup(text)
-            assert (record.value, record.remoteness) == _from_children(moves), text
+            assert (record.value, record.remoteness) == _from_children(db, moves), text
             checked += 1
     assert checked > 100
 
@@ -333,7 +340,7 @@ def test_konane_goagain_any_changes_the_example(database):
     """With --goagain-any Black's d1-b1 already earns a go-again (d3 can still jump)."""
     db = database("konane", goagain_any=True)
     moves = {m.move: m for m in db.moves('(b "" wbwb b--w w-wb)')}
-    assert moves["d1 left to b1"].same_mover
+    assert moves["d1 left to b1"].moves_again
     assert moves["d1 left to b1"].position == "(b b1 wbwb b--w wb--)"
     assert "pass" in {m.move for m in db.moves("(b b1 wbwb b--w wb--)")}
 

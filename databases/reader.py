@@ -259,11 +259,15 @@ class Database:
             self._file.close()
             self._file = None
 
-    @property
-    def _attrs(self):
+    def _opened(self) -> h5py.File:
+        """The HDF5 file; ClosedDatabaseError once the database is closed."""
         if self._file is None:
             raise ClosedDatabaseError(f"the database {self.path} is closed")
-        return self._file.attrs
+        return self._file
+
+    @property
+    def _attrs(self):
+        return self._opened().attrs
 
     def __repr__(self) -> str:
         state = " (closed)" if self._file is None else ""
@@ -446,10 +450,32 @@ class Database:
         they add up to ``size``."""
         return dict(self.info().counts)
 
+    def tier_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """(tier keys, counts): what identifies each tier (one row per tier, e.g. the
+        marks of each player) and how many of its indices hold each value code (one
+        row per tier, columns in ``VALUES`` order). Reads the values a block at a time.
+
+        >>> from tiersolve.databases import build_database
+        >>> _ = build_database("ttt", "/tmp/doctest_ttt_3x3.h5", rows=3, cols=3, progress=False)
+        >>> keys, counts = open_database("/tmp/doctest_ttt_3x3.h5").tier_counts()
+        >>> keys[1].tolist(), dict(zip(VALUES, counts[1].tolist()))["tie"]  # one x placed
+        ([1, 0], 9)
+        """
+        file = self._opened()
+        offsets = self._read(file["tier_offsets"], ())
+        keys = self._read(file["tier_keys"], ()) if "tier_keys" in file else \
+            np.arange(len(offsets) - 1).reshape(-1, 1)
+        counts = np.zeros((len(offsets) - 1, len(VALUES)), dtype=np.int64)
+        block = 1 << 24
+        for tier in range(len(offsets) - 1):
+            for lo in range(int(offsets[tier]), int(offsets[tier + 1]), block):
+                hi = min(lo + block, int(offsets[tier + 1]))
+                counts[tier] += np.bincount(self.value_array(lo, hi), minlength=len(VALUES))
+        return keys, counts
+
     def _read(self, dataset, key) -> np.ndarray:
         """``dataset[key]``, or DamagedDatabaseError if a checksum or the data fails."""
-        if self._file is None:
-            raise ClosedDatabaseError(f"the database {self.path} is closed")
+        self._opened()
         try:
             return dataset[key]
         except OSError:
@@ -471,8 +497,7 @@ class Database:
 
         Reads each chunk that holds a requested index once. A single index gives
         arrays of shape (); TypeError for indices that are not whole numbers."""
-        if self._file is None:
-            raise ClosedDatabaseError(f"the database {self.path} is closed")
+        self._opened()
         raw = np.asarray(indices)
         if raw.size and not np.issubdtype(raw.dtype, np.integer):
             raise TypeError(f"indices must be whole numbers, got {raw.dtype} values")

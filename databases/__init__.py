@@ -13,18 +13,20 @@ from tiersolve.databases.reader import (VALUES, Database, DatabaseInfo, Move, Re
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseError,
                               DatabaseMismatchError, IllegalMoveError, ImpossiblePositionError,
                               MalformedPositionError, MissingDatabaseError, OtherBoardError,
-                              PositionError, TiersolveError)
+                              PositionError, TiersolveError, UnreachedPositionError)
 
 __all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
            "open_database", "build_database", "TiersolveError", "PositionError",
            "MalformedPositionError", "OtherBoardError", "ImpossiblePositionError",
-           "IllegalMoveError", "DatabaseError", "MissingDatabaseError", "DamagedDatabaseError",
-           "DatabaseMismatchError", "ClosedDatabaseError"]
+           "IllegalMoveError", "UnreachedPositionError", "DatabaseError", "MissingDatabaseError",
+           "DamagedDatabaseError", "DatabaseMismatchError", "ClosedDatabaseError"]
 
 
 def build_database(game, path=None, **kwargs):
     """Solve a game and write its database; ``game`` is a Game or a game name, whose
     options then come as keywords (see ``tiersolve.databases.build.build_database``).
+    ``reachable=True`` solves and stores only the positions play reaches from the
+    start, or from each of ``starts`` (``tiersolve.databases.reachable``).
 
     >>> report = build_database("1210", "/tmp/doctest_1210.h5", progress=False)
     >>> report.start_value, report.start_remoteness
@@ -33,9 +35,16 @@ def build_database(game, path=None, **kwargs):
     from tiersolve.databases.build import build_database as build
     from tiersolve.games import make_game
 
+    settings = {"start", "starts", "threads", "progress", "force", "restart", "overwrite",
+                "reachable", "workers", "scheduler", "work_dir"}
     if isinstance(game, str):
-        settings = {"start", "threads", "progress", "force", "restart", "overwrite"}
         options = {k: v for k, v in kwargs.items() if k not in settings}
         kwargs = {k: v for k, v in kwargs.items() if k in settings}
         game = make_game(game, **options)
+    if kwargs.pop("reachable", False):  # only what play reaches from the start(s)
+        from tiersolve.databases.reachable import build_reachable
+
+        starts = kwargs.pop("starts", None) or ([kwargs.pop("start")] if kwargs.get("start") else None)
+        kept = {k: v for k, v in kwargs.items() if k in ("progress", "overwrite", "force")}
+        return build_reachable(game, path, starts=starts, **kept)
     return build(game, path, **kwargs)

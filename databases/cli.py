@@ -94,9 +94,13 @@ def build_parser(prog: str = "build_db.py") -> argparse.ArgumentParser:
         run.add_argument("--out", metavar="FILE.h5",
                          help="where to write the database (default: db/<game>_<size>_<flags>.h5, "
                               "or $GAMESOLVER_DB_DIR instead of db/)")
-        run.add_argument("--start", metavar="POSITION",
+        run.add_argument("--start", metavar="POSITION", action="append",
                          help="the start position reported in the summary and stored in the file "
-                              "(default: the game's standard start)")
+                              "(default: the game's standard start); with --reachable, may be "
+                              "given several times")
+        run.add_argument("--reachable", action="store_true",
+                         help="solve and store only the positions play reaches from the start "
+                              "(or from every --start): a small file for a huge index space")
         run.add_argument("--threads", type=int, default=None, metavar="N",
                          help="worker threads (default: all cores)")
         run.add_argument("--force", action="store_true",
@@ -114,6 +118,29 @@ def build_parser(prog: str = "build_db.py") -> argparse.ArgumentParser:
                          help="print the build report (or, with --plan, the plan) as JSON "
                               "instead of text; implies --quiet")
     return parser
+
+
+def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
+    """``build --reachable``: search, solve and store what play reaches."""
+    from tiersolve.databases.build import BuildRefused
+    from tiersolve.databases.reachable import build_reachable
+
+    if args.plan:
+        return fail(prog, "--plan does not apply to --reachable: the reachable positions are "
+                          "only known by searching them")
+    if args.restart:
+        return fail(prog, "--restart does not apply to --reachable: its builds keep no tiers")
+    try:
+        report = build_reachable(game, args.out, starts=args.start,
+                                 progress=not (args.quiet or args.json), force=args.force,
+                                 overwrite=args.overwrite)
+    except ValueError as error:  # BuildRefused, a bad start
+        return fail(prog, str(error))
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    print(report.to_json() if args.json else report.summary_line())
+    return 0
 
 
 #: Exit code of an interrupted build (as shells report SIGINT).
@@ -144,6 +171,11 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
         return fail(parser.prog, str(error))
     if args.threads is not None and args.threads < 1:
         return fail(parser.prog, f"--threads must be at least 1, got {args.threads}")
+    if args.reachable:
+        return _build_reachable(parser.prog, game, args)
+    if args.start and len(args.start) > 1:
+        return fail(parser.prog, "--start is given once, unless with --reachable")
+    args.start = args.start[0] if args.start else None
     if args.plan and args.json:
         print(json.dumps(plan_report(game, args.threads), indent=2))
         return 0

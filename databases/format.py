@@ -176,6 +176,40 @@ class PartialBuild:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def provenance_attributes() -> dict[str, Any]:
+    """When and with which versions a database was built (attributes of every file)."""
+    import platform
+    from datetime import datetime, timezone
+
+    import numba
+
+    from tiersolve import __version__
+
+    return {"created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "source_fingerprint": source_fingerprint(), "package_version": __version__,
+            "numba_version": numba.__version__, "numpy_version": np.__version__,
+            "h5py_version": h5py.__version__, "python_version": platform.python_version()}
+
+
+def write_attributes(out: h5py.File, game: Game, remoteness_none: int,
+                     attributes: dict[str, Any]) -> None:
+    """What every database file holds besides its values: the tier layout
+    (``tier_offsets``, ``tier_keys``), the format and layout attributes, the
+    remoteness sentinel, the value names, and ``attributes``."""
+    out.create_dataset("tier_offsets", data=game.tiers.offsets)
+    keys = np.asarray(game.tiers.keys, dtype=np.int64).reshape(game.tiers.count, -1)
+    out.create_dataset("tier_keys", data=keys)
+    attrs = out.attrs
+    attrs["format"] = FORMAT_NAME
+    attrs["format_version"] = FORMAT_VERSION
+    for key, value in layout_attributes(game).items():
+        attrs[key] = value
+    attrs["remoteness_none"] = remoteness_none
+    attrs["value_codes"] = json.dumps({str(code): name for code, name in VALUE_NAMES.items()})
+    for key, value in attributes.items():
+        attrs[key] = value
+
+
 def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness: int,
                    attributes: dict[str, Any], step: Callable[[int], None] | None = None) -> Path:
     """Merge the kept tiers into the database file at ``path`` (written under a
@@ -189,9 +223,6 @@ def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness
             values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
             remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
                                             **_chunked(size))
-            out.create_dataset("tier_offsets", data=game.tiers.offsets)
-            keys = np.asarray(game.tiers.keys, dtype=np.int64).reshape(game.tiers.count, -1)
-            out.create_dataset("tier_keys", data=keys)
             for tier in range(game.tiers.count):
                 offset = int(game.tiers.offsets[tier])
                 for lo, records in partial.blocks(tier):
@@ -200,15 +231,7 @@ def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness
                     remoteness[offset + lo:offset + lo + len(records)] = tier_remoteness
                     if step is not None:
                         step(len(records))
-            attrs = out.attrs
-            attrs["format"] = FORMAT_NAME
-            attrs["format_version"] = FORMAT_VERSION
-            for key, value in layout_attributes(game).items():
-                attrs[key] = value
-            attrs["remoteness_none"] = none
-            attrs["value_codes"] = json.dumps({str(code): name for code, name in VALUE_NAMES.items()})
-            for key, value in attributes.items():
-                attrs[key] = value
+            write_attributes(out, game, none, attributes)
         _sync_and_rename(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -217,4 +240,6 @@ def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness
 
 
 __all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_VERSION", "PartialBuild",
-           "PartialBuildMismatch", "layout_attributes", "record_none", "write_database"]
+           "PartialBuildMismatch", "layout_attributes", "provenance_attributes", "record_none",
+           "write_attributes",
+           "write_database"]

@@ -32,7 +32,7 @@ from tiersolve.databases.board import board_lines, board_svg
 from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
                               IllegalMoveError, ImpossiblePositionError, MalformedPositionError,
-                              MissingDatabaseError, PositionError)
+                              MissingDatabaseError, PositionError, UnreachedPositionError)
 from tiersolve.games import GAMES, make_game
 from tiersolve.games.base import Game
 from tiersolve.solver.jit import announce_compile
@@ -114,6 +114,7 @@ class DatabaseInfo:
     created_utc: str
     package_version: str
     file_bytes: int
+    reachable_from: list[str] | None = None  # the starts of a --reachable database
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, text) pairs, the lines of ``text()``."""
@@ -126,7 +127,9 @@ class DatabaseInfo:
         return [
             ("game", f"{self.description} ({self.game}: {options})"),
             ("positions", f"{self.positions:,} indices in {plural(self.tiers, 'tier')}: {counts}"
-                          + (f"; {', '.join(extra)}" if extra else "")),
+                          + (f"; {', '.join(extra)}" if extra else "")
+                          + (f"; those reachable from {', '.join(self.reachable_from)}"
+                             if self.reachable_from else "")),
             ("start", f"{self.start} {_value_text(self.start_value, self.start_remoteness)}"),
             ("max remoteness", f"{self.max_remoteness}"),
             ("built", f"{self.created_utc} by tiersolve {self.package_version}, {self.solver} "
@@ -239,11 +242,15 @@ class Database:
                                         "rebuild")
         self._values = self._file["value"]
         self._remoteness = self._file["remoteness"]
+        # A --reachable database stores some positions: their sorted indices, row for row.
+        self._stored = self._file["indices"] if "indices" in self._file else None
+        self._stored_cache: np.ndarray | None = None
+        rows = self.game.size if self._stored is None else self._stored.shape[0]
         for dataset in (self._values, self._remoteness):
-            if dataset.shape != (self.game.size,):
+            if dataset.shape != (rows,):
                 raise DamagedDatabaseError(f"{self.path}: its {dataset.name.lstrip('/')} data holds "
                                            f"{dataset.shape[0] if dataset.shape else 0:,} entries, "
-                                           f"not {self.game.size:,}; rebuild it")
+                                           f"not {rows:,}; rebuild it")
         self.none_remoteness = int(attrs["remoteness_none"])
 
     # -- context manager and housekeeping ---------------------------------------------
@@ -288,6 +295,23 @@ class Database:
         return self.game.size
 
     @property
+    def reachable_from(self) -> list[str] | None:
+        """The starts of a ``--reachable`` database (it holds what play reaches from
+        them), or None for a database of the whole index space."""
+        if self._stored is None:
+            return None
+        return list(json.loads(str(self._attrs["reachable_from"])))
+
+    def stored_indices(self) -> np.ndarray:
+        """The indices the file holds values for, in the order of ``value_array()``:
+        every index of the space, or for a ``--reachable`` database the reachable ones."""
+        if self._stored is None:
+            return np.arange(self.size, dtype=np.int64)
+        if self._stored_cache is None:
+            self._stored_cache = self._read(self._stored, slice(None))
+        return self._stored_cache
+
+    @property
     def start(self) -> str:
         """The start position recorded when the database was built."""
         return str(self._attrs["start_position"])
@@ -303,8 +327,9 @@ class Database:
                   for name in ("win", "lose", "tie", "draw", "illegal", "noncanonical")}
         remoteness = int(attrs.get("start_remoteness", -1))
         return DatabaseInfo(
-            path=str(self.path), game=self.game.name, description=self.game.describe(),
-            options=dict(self.game.options), positions=self.game.size, counts=counts,
+            path=str(self.path), game=self.game.name, description=str(attrs.get(
+                "description", self.game.describe())),
+            options=dict(self.game.options), positions=int(self._values.shape[0]), counts=counts,
             start=self.start, start_value=str(attrs.get("start_value", "?")),
             start_remoteness=None if remoteness < 0 else remoteness,
             max_remoteness=int(attrs.get("max_remoteness", 0)), tiers=self.game.tiers.count,
@@ -312,7 +337,7 @@ class Database:
             build_seconds=float(attrs.get("build_seconds", 0.0)),
             created_utc=str(attrs.get("created_utc", "?")),
             package_version=str(attrs.get("package_version", "?")),
-            file_bytes=self.path.stat().st_size)
+            file_bytes=self.path.stat().st_size, reachable_from=self.reachable_from)
 
     # -- single positions -------------------------------------------------------------
     def _parse(self, position: str) -> np.ndarray:
@@ -334,7 +359,13 @@ class Database:
         if reason is not None:
             raise ImpossiblePositionError(f"{position!r} is not a legal {self.game.title} "
                                           f"position: {reason}")
-        (code,), (distance,) = self._results([state])
+        try:
+            (code,), (distance,) = self._results([state])
+        except UnreachedPositionError:
+            raise UnreachedPositionError(
+                f"{position!r} is not reachable from this database's starts "
+                f"({', '.join(self.reachable_from or [])}); it holds only what play reaches "
+                "from them") from None
         if code == ILLEGAL:
             raise ImpossiblePositionError(f"{position!r} is not a legal {self.game.title} "
                                           f"position: {self.game.explain_illegal(state)}")
@@ -467,9 +498,10 @@ class Database:
             np.arange(len(offsets) - 1).reshape(-1, 1)
         counts = np.zeros((len(offsets) - 1, len(VALUES)), dtype=np.int64)
         block = 1 << 24
+        rows = offsets if self._stored is None else np.searchsorted(self.stored_indices(), offsets)
         for tier in range(len(offsets) - 1):
-            for lo in range(int(offsets[tier]), int(offsets[tier + 1]), block):
-                hi = min(lo + block, int(offsets[tier + 1]))
+            for lo in range(int(rows[tier]), int(rows[tier + 1]), block):
+                hi = min(lo + block, int(rows[tier + 1]))
                 counts[tier] += np.bincount(self.value_array(lo, hi), minlength=len(VALUES))
         return keys, counts
 
@@ -483,11 +515,12 @@ class Database:
                                        "data fails its checksum; rebuild the database") from None
 
     def value_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """Value codes (uint8; names in ``VALUES``) of indices start..stop-1."""
+        """Value codes (uint8; names in ``VALUES``) of indices start..stop-1 (of a
+        ``--reachable`` database: of its rows, the indices in ``stored_indices()``)."""
         return self._read(self._values, slice(start, stop))
 
     def remoteness_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """Remoteness of indices start..stop-1 as int32, -1 where there is none."""
+        """Remoteness of indices (rows) start..stop-1 as int32, -1 where there is none."""
         raw = self._read(self._remoteness, slice(start, stop)).astype(np.int32)
         raw[raw == self.none_remoteness] = -1
         return raw
@@ -508,6 +541,8 @@ class Database:
         if indices.size and (indices.min() < 0 or indices.max() >= self.size):
             bad = indices[(indices < 0) | (indices >= self.size)][0]
             raise IndexError(f"index {bad} is outside this database's 0..{self.size - 1}")
+        if self._stored is not None:
+            indices = self._rows_of(indices)
         values = np.zeros(indices.shape, dtype=np.uint8)
         remoteness = np.zeros(indices.shape, dtype=np.int32)
         chunk = self._values.chunks[0]
@@ -519,12 +554,23 @@ class Database:
             if part.size == 0:
                 continue
             block = int(blocks[part[0]])
-            lo, hi = block * chunk, min((block + 1) * chunk, self.size)
+            lo, hi = block * chunk, min((block + 1) * chunk, self._values.shape[0])
             inside = sorted_indices[part] - lo
             values[order[part]] = self._read(self._values, slice(lo, hi))[inside]
             remoteness[order[part]] = self._read(self._remoteness, slice(lo, hi))[inside]
         remoteness[remoteness == self.none_remoteness] = -1
         return values, remoteness
+
+    def _rows_of(self, indices: np.ndarray) -> np.ndarray:
+        """Rows of a --reachable database's indices; UnreachedPositionError if one is
+        not stored."""
+        stored = self.stored_indices()
+        rows = np.minimum(np.searchsorted(stored, indices), max(stored.size - 1, 0))
+        missing = stored[rows] != indices if stored.size else np.ones(indices.shape, bool)
+        if missing.any():
+            raise UnreachedPositionError(f"index {indices[missing][0]} is not reachable from this "
+                                         f"database's starts ({', '.join(self.reachable_from)})")
+        return rows
 
     def decode(self, indices: Iterable[int]) -> np.ndarray:
         """State vectors of many indices (one row each; layout in ``game.state_fields``)."""

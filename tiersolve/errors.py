@@ -7,6 +7,7 @@ Catch ``TiersolveError`` for all of them, or a branch for one kind::
     │   ├── MalformedPositionError    not in the game's notation
     │   │   └── OtherBoardError       a position of another board size or game
     │   ├── ImpossiblePositionError   well formed, but no play reaches it
+    │   ├── UnreachedPositionError    legal, but not in a --reachable database
     │   └── IllegalMoveError          not the name of a legal move there
     └── DatabaseError                 a database file that cannot be used
         ├── MissingDatabaseError      no such file (also a FileNotFoundError)
@@ -41,6 +42,11 @@ class ImpossiblePositionError(PositionError):
     """A well-formed position that no sequence of legal moves reaches."""
 
 
+class UnreachedPositionError(PositionError):
+    """A legal position that a ``--reachable`` database does not hold: play from its
+    starts never reaches it."""
+
+
 class IllegalMoveError(PositionError):
     """A move name that is not one of the legal moves of the position."""
 
@@ -66,5 +72,6 @@ class ClosedDatabaseError(DatabaseError):
 
 
 __all__ = ["TiersolveError", "PositionError", "MalformedPositionError", "OtherBoardError",
-           "ImpossiblePositionError", "IllegalMoveError", "DatabaseError", "MissingDatabaseError",
-           "DamagedDatabaseError", "DatabaseMismatchError", "ClosedDatabaseError"]
+           "ImpossiblePositionError", "UnreachedPositionError", "IllegalMoveError",
+           "DatabaseError", "MissingDatabaseError", "DamagedDatabaseError",
+           "DatabaseMismatchError", "ClosedDatabaseError"]

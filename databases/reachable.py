@@ -1,0 +1,190 @@
+"""Databases of what play can reach: ``build --reachable``.
+
+Only the positions reachable from the start (or from every ``--start`` given) are
+solved (``solver/reachable.py``) and stored: their sorted full-space indices in the
+dataset ``indices``, with ``value`` and ``remoteness`` row for row (docs/FORMAT.md).
+A lookup finds a position's row by binary search; a position outside the set raises
+``UnreachedPositionError`` ("not reachable from this database's starts"), never a
+made-up answer.
+
+>>> from tiersolve.games import make_game
+>>> report = build_reachable(make_game("1210"), "/tmp/doctest_1210_reachable.h5",
+...                          progress=False, overwrite=True)
+>>> report.positions, report.start_value, report.start_remoteness
+(20, 'win', 7)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+from pathlib import Path
+from typing import Sequence
+
+import h5py
+import numpy as np
+
+from tiersolve.databases.build import (
+    BuildRefused, BuildReport, _BuildLock, check_output, human_bytes, memory_available,
+    resident_bytes,
+)
+from tiersolve.databases.format import (LIBVER, _chunked, _sync_and_rename, provenance_attributes,
+                                        write_attributes)
+from tiersolve.databases.reader import default_directory
+from tiersolve.games.base import Game
+from tiersolve.solver.common import progress_bar
+from tiersolve.solver.jit import announce_compile
+from tiersolve.solver.reachable import solve_reachable
+from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
+
+#: Bytes per reachable position while solving (index, edges of about eight moves,
+#: reverse edges, values, queues), for the memory check before the search.
+BYTES_PER_POSITION = 8 + 8 * (8 + 1) * 2 + 8 * 5
+
+
+def default_reachable_path(game: Game) -> Path:
+    """``db/<game label>_reachable.h5`` (in ``$TIERSOLVE_DB_DIR`` if set)."""
+    return default_directory() / f"{game.label()}_reachable.h5"
+
+
+def parse_starts(game: Game, starts: Sequence[str] | None) -> list[np.ndarray]:
+    """The states of the start texts (the game's start if none); ValueError for a
+    position that is not legal."""
+    texts = list(starts) if starts else [game.default_start()]
+    states = []
+    for text in texts:
+        state = game.parse(text)
+        reason = game.unreachable_reason(state)
+        if reason is None and game.primitive_value(state) == ILLEGAL:
+            reason = game.explain_illegal(state)
+        if reason is not None:
+            raise ValueError(f"start {text!r} is not a legal position: {reason}")
+        if game.terminal_value(state) is not None:
+            raise ValueError(f"start {text!r} is a finished game: there is nothing to solve")
+        states.append(state)
+    return states
+
+
+def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
+                    starts: Sequence[str] | None = None, progress: bool = True,
+                    overwrite: bool = False, force: bool = False) -> BuildReport:
+    """Solve the positions reachable from ``starts`` (the game's start if none) and
+    write them to ``path``; the report counts the positions stored.
+
+    As ``build_database``: an identical database already there is left alone (the
+    report says ``skipped``), any other file is refused unless ``overwrite``."""
+    begun = time.perf_counter()
+    path = Path(path) if path is not None else default_reachable_path(game)
+    check_output(path)
+    states = parse_starts(game, starts)
+    texts = [game.format(state) for state in states]
+    if path.exists() and not overwrite:
+        existing = _existing(path, game, texts)
+        if existing is None:
+            raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
+                               "database of the positions reachable from "
+                               f"{', '.join(texts)}; use --overwrite to replace it, or another --out")
+        return existing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = _BuildLock(path)
+    try:
+        bar = progress_bar(None, f"searching {game.describe()}", progress)
+
+        def say(message: str) -> None:
+            bar.set_postfix_str(message)
+
+        available = memory_available()
+
+        def check_memory(found: int) -> None:
+            bar.update(found - bar.n)
+            needed = resident_bytes() + found * BYTES_PER_POSITION
+            if needed > available and not force:
+                raise BuildRefused(f"{game.describe()}: {found:,} reachable positions so far need "
+                                   f"about {human_bytes(needed)} of memory, but only "
+                                   f"{human_bytes(available)} is available; use --force to try")
+
+        solving = time.perf_counter()
+        solution = solve_reachable(game, [game.index(state) for state in states], say,
+                                   check_memory)
+        solve_seconds = time.perf_counter() - solving
+        bar.close()
+        counts = {VALUE_NAMES[code]: int(n) for code, n in enumerate(solution.counts())}
+        remoteness = solution.remoteness
+        longest = int(remoteness.max(initial=0))
+        first = solution.indices.searchsorted(game.index(states[0]))
+        start_value = VALUE_NAMES[int(solution.value[first])]
+        start_remoteness = None if remoteness[first] < 0 else int(remoteness[first])
+        attributes = {
+            "title": game.title, "description": game.describe() + " (reachable)",
+            "state_fields": game.state_fields, "solver": "reachable (retrograde)",
+            "start_position": texts[0], "reachable_from": json.dumps(texts),
+            "max_remoteness": longest, **{f"count_{name}": n for name, n in counts.items()},
+            "compile_seconds": 0.0, "solve_seconds": solve_seconds, "threads": 1,
+            "resumed_tiers": 0, "start_value": start_value,
+            "start_remoteness": -1 if start_remoteness is None else start_remoteness,
+            **provenance_attributes(),
+        }
+        writing = time.perf_counter()
+        _write(path, game, solution.indices, solution.value, remoteness, longest, attributes)
+        with h5py.File(path, "r+") as out:
+            out.attrs["write_seconds"] = time.perf_counter() - writing
+            out.attrs["build_seconds"] = time.perf_counter() - begun
+        announce_compile(game.name, quiet=True)
+    finally:
+        lock.release()
+    return BuildReport(
+        game=game.name, description=game.describe() + " (reachable)", path=str(path),
+        positions=int(solution.indices.size), counts=counts, start=texts[0],
+        start_value=start_value, start_remoteness=start_remoteness, max_remoteness=longest,
+        solver=attributes["solver"], threads=1, compile_seconds=0.0, solve_seconds=solve_seconds,
+        write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
+        file_bytes=path.stat().st_size, solver_peak_bytes=0, planned_peak_bytes=0,
+        peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        tiers=game.tiers.count, resumed_tiers=0, options=dict(game.options))
+
+
+def _write(path: Path, game: Game, indices: np.ndarray, values: np.ndarray,
+           remoteness: np.ndarray, longest: int, attributes: dict) -> None:
+    """The file: ``indices``, ``value`` and ``remoteness`` row for row (written under a
+    temporary name and renamed when complete)."""
+    remoteness_type = np.dtype(np.uint8 if longest < 255 else np.uint16)
+    none = int(np.iinfo(remoteness_type).max)
+    stored = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        with h5py.File(temporary, "w", libver=LIBVER) as out:
+            out.create_dataset("indices", data=indices, **_chunked(indices.size))
+            out.create_dataset("value", data=values.astype(np.uint8), **_chunked(values.size))
+            out.create_dataset("remoteness", data=stored, **_chunked(stored.size))
+            write_attributes(out, game, none, attributes)
+        _sync_and_rename(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _existing(path: Path, game: Game, starts: list[str]) -> BuildReport | None:
+    """The report of the identical reachable database at ``path`` (``skipped``), or None."""
+    from tiersolve.databases.reader import Database
+    from tiersolve.errors import DatabaseError
+
+    try:
+        with Database(path, expect=game) as db:
+            if db.reachable_from != starts:
+                return None
+            info = db.info()
+    except (DatabaseError, OSError, KeyError):
+        return None
+    return BuildReport(
+        game=game.name, description=info.description, path=str(path), positions=info.positions,
+        counts=info.counts, start=info.start, start_value=info.start_value,
+        start_remoteness=info.start_remoteness, max_remoteness=info.max_remoteness,
+        solver=info.solver, threads=info.threads, compile_seconds=0.0, solve_seconds=0.0,
+        write_seconds=0.0, total_seconds=0.0, file_bytes=info.file_bytes, solver_peak_bytes=0,
+        planned_peak_bytes=0, peak_rss_bytes=0, tiers=info.tiers, resumed_tiers=0,
+        options=dict(game.options), skipped=True)
+
+
+__all__ = ["build_reachable", "default_reachable_path", "parse_starts"]

@@ -1,0 +1,290 @@
+"""Solving only the positions that play reaches from given starts.
+
+Some index spaces dwarf what play reaches (Surround 5×5 indexes 5.0·10^9 positions;
+52,167 are reachable from its start). This solver never touches the rest:
+
+1. **Find** the reachable set, breadth first: a frontier of global indices is
+   expanded by the game's ``expand`` (the same function the tier kernels call), the
+   children are deduplicated with numpy and the ones not seen yet form the next
+   frontier. The set is kept as a sorted int64 array.
+2. **Link** it: every position's moves again, each child mapped to its row in the
+   sorted array (a binary search); moves to finished games that the index leaves out
+   keep the value the game states (``TERMINAL``). Reverse edges by counting sort.
+3. **Solve** the explicit graph by retrograde analysis, exactly as RULES.md defines
+   the values and as ``solver/loopy.py`` does inside a tier: WIN/LOSE as the least
+   fixed point, level by level of remoteness (a FIFO queue whose levels never
+   decrease), then TIE spreading from ties through what is left, then DRAW. On an
+   acyclic graph this is the bottom-up rule's answer too, so one algorithm serves
+   both kinds of game.
+
+Everything per position runs in numba; Python only loops over frontiers.
+
+    >>> from tiersolve.games import make_game
+    >>> game = make_game("1210")
+    >>> solved = solve_reachable(game, [game.index(game.parse("(L 0)"))])
+    >>> len(solved.indices), int(solved.value[0]), int(solved.remoteness[0])  # (L 0): win in 7
+    (20, 1, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tiersolve.solver.common import (
+    CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, as_seen_by_parent, scratch,
+)
+from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+
+#: Positions expanded per kernel call while the set is searched and linked.
+BLOCK = 1 << 20
+
+
+def _expand_positions(data, offsets, indices, first_edge, targets, same, primitive, fill,
+                      state_size, max_moves):
+    """Template, see ``expand_positions``; ``expand`` is bound by ``specialise``."""
+    out, state, child, moves = scratch(state_size, max_moves)
+    for i in range(indices.size):
+        index = indices[i]
+        tier = np.searchsorted(offsets, index, side="right") - 1
+        count = expand(data, tier, index - offsets[tier], out, state, child, moves)  # noqa: F821
+        if not fill:
+            primitive[i] = -count if count <= 0 else UNDECIDED
+            first_edge[i + 1] = max(count, 0)
+            continue
+        edge = first_edge[i]
+        for k in range(max(count, 0)):
+            if out[k, CHILD_TIER] == TERMINAL:
+                targets[edge + k] = -1 - out[k, CHILD_INDEX]
+            else:
+                targets[edge + k] = offsets[out[k, CHILD_TIER]] + out[k, CHILD_INDEX]
+            same[edge + k] = out[k, CHILD_SAME_MOVER]
+
+
+def _kernel(game):
+    return specialise(_expand_positions, game.kernel_label, expand=game.expand)
+
+
+def expand_positions(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                          np.ndarray]:
+    """(primitive, first_edge, targets, same) of the global ``indices``: each one's
+    sign-coded expand result (UNDECIDED if it has moves), where its edges start (one
+    more entry: the end), each edge's child global index (``-(1 + value)`` for a
+    finished game outside the index) and same-mover flag."""
+    kernel = _kernel(game)
+    offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
+    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    first_edge = np.zeros(indices.size + 1, dtype=np.int64)
+    primitive = np.empty(indices.size, dtype=np.uint8)
+    none64, none8 = np.zeros(0, np.int64), np.zeros(0, np.uint8)
+    kernel(game.data, offsets, indices, first_edge, none64, none8, primitive, False,
+           game.state_size, game.max_moves)
+    np.cumsum(first_edge, out=first_edge)
+    targets = np.empty(int(first_edge[-1]), dtype=np.int64)
+    same = np.empty(int(first_edge[-1]), dtype=np.uint8)
+    kernel(game.data, offsets, indices, first_edge, targets, same, primitive, True,
+           game.state_size, game.max_moves)
+    return primitive, first_edge, targets, same
+
+
+def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
+    """The sorted global indices of every position play reaches from ``starts``
+    (themselves included), breadth first. ``progress(found)`` is called per level
+    (and may raise to stop the search, e.g. when memory runs short)."""
+    seen = np.unique(np.asarray(starts, dtype=np.int64))
+    frontier = seen
+    while frontier.size:
+        found = []
+        for lo in range(0, frontier.size, BLOCK):
+            primitive, _, targets, _ = expand_positions(game, frontier[lo:lo + BLOCK])
+            if (primitive == ILLEGAL).any():
+                bad = int(frontier[lo:lo + BLOCK][np.flatnonzero(primitive == ILLEGAL)[0]])
+                raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks "
+                                  "illegal")
+            found.append(np.unique(targets[targets >= 0]))
+        children = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        frontier = children[~_members(children, seen)]
+        seen = np.union1d(seen, frontier)
+        if progress is not None:
+            progress(seen.size)
+    return seen
+
+
+def _members(wanted: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Which of ``wanted`` are in ``sorted_set`` (a sorted array), by binary search."""
+    if not sorted_set.size:
+        return np.zeros(wanted.size, dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, wanted), sorted_set.size - 1)
+    return sorted_set[at] == wanted
+
+
+@dataclass
+class ReachableSolution:
+    """Solved positions: sorted global ``indices`` with their ``value`` codes and
+    ``remoteness`` (-1 for none), row for row."""
+
+    indices: np.ndarray
+    value: np.ndarray
+    remoteness: np.ndarray
+
+    def counts(self) -> np.ndarray:
+        """Positions per value code (ILLEGAL .. DRAW, and 0 NONCANONICAL)."""
+        return np.bincount(self.value, minlength=6)[:6].astype(np.int64)
+
+
+def link(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The move graph of a closed set of sorted global ``indices``: (primitive,
+    first_edge, child rows, same-mover flags), a child row ``-(1 + value)`` for a
+    finished game outside the index."""
+    parts = [expand_positions(game, indices[lo:lo + BLOCK]) for lo in range(0, indices.size, BLOCK)]
+    primitive = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint8)
+    ends = [p[1][1:] for p in parts]
+    shift = np.cumsum([0] + [int(e[-1]) if e.size else 0 for e in ends[:-1]])
+    first_edge = np.concatenate([np.zeros(1, np.int64)] + [e + s for e, s in zip(ends, shift)])
+    targets = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
+    same = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.uint8)
+    inside = targets >= 0
+    rows = np.searchsorted(indices, targets[inside])
+    if rows.size and (rows.max() >= indices.size or (indices[rows] != targets[inside]).any()):
+        raise SolverError(f"{game.name}: the reachable set is not closed under moves")
+    targets[inside] = rows
+    return primitive, first_edge, targets, same
+
+
+@jit
+def _reverse(first_edge, targets, same, count):
+    """Reverse edges by counting sort: (first_parent, parent rows, same flags)."""
+    first_parent = np.zeros(count + 1, dtype=np.int64)
+    for edge in range(targets.size):
+        if targets[edge] >= 0:
+            first_parent[targets[edge] + 1] += 1
+    for row in range(count):
+        first_parent[row + 1] += first_parent[row]
+    filled = first_parent[:-1].copy()
+    parents = np.empty(first_parent[count], dtype=np.int64)
+    parent_same = np.empty(first_parent[count], dtype=np.uint8)
+    for row in range(count):
+        for edge in range(first_edge[row], first_edge[row + 1]):
+            child = targets[edge]
+            if child >= 0:
+                parents[filled[child]] = row
+                parent_same[filled[child]] = same[edge]
+                filled[child] += 1
+    return first_parent, parents, parent_same
+
+
+@jit
+def _retrograde(primitive, first_edge, targets, same, first_parent, parents, parent_same):
+    """Values and remoteness of every row (see the module docstring)."""
+    count = primitive.size
+    value = np.full(count, UNDECIDED, dtype=np.uint8)
+    remoteness = np.full(count, -1, dtype=np.int64)
+    waiting = np.zeros(count, dtype=np.int64)   # children not yet known to be bad
+    worst = np.zeros(count, dtype=np.int64)     # largest remoteness of the bad children
+    queue = np.empty(count, dtype=np.int64)
+    head = 0
+    tail = 0
+    # Level 0: finished games. Children outside the index are known at once.
+    for row in range(count):
+        if primitive[row] != UNDECIDED:
+            value[row] = primitive[row]
+            remoteness[row] = 0
+            if value[row] == WIN or value[row] == LOSE:
+                queue[tail] = row
+                tail += 1
+    for row in range(count):
+        if primitive[row] != UNDECIDED:
+            continue
+        waiting[row] = first_edge[row + 1] - first_edge[row]
+        for edge in range(first_edge[row], first_edge[row + 1]):
+            if targets[edge] < 0:
+                seen = as_seen_by_parent(-1 - targets[edge], same[edge])
+                if seen == WIN and value[row] == UNDECIDED:
+                    value[row] = WIN
+                    remoteness[row] = 1
+                    queue[tail] = row
+                    tail += 1
+                elif seen == LOSE:
+                    waiting[row] -= 1
+        if value[row] == UNDECIDED and waiting[row] == 0:
+            value[row] = LOSE
+            remoteness[row] = 1
+            queue[tail] = row
+            tail += 1
+    # WIN/LOSE, level by level: the queue's remoteness never decreases.
+    while head < tail:
+        row = queue[head]
+        head += 1
+        for k in range(first_parent[row], first_parent[row + 1]):
+            parent = parents[k]
+            if value[parent] != UNDECIDED:
+                continue
+            seen = as_seen_by_parent(value[row], parent_same[k])
+            if seen == WIN:
+                value[parent] = WIN
+                remoteness[parent] = remoteness[row] + 1
+                queue[tail] = parent
+                tail += 1
+            elif seen == LOSE:
+                waiting[parent] -= 1
+                worst[parent] = max(worst[parent], remoteness[row])
+                if waiting[parent] == 0:
+                    value[parent] = LOSE
+                    remoteness[parent] = worst[parent] + 1
+                    queue[tail] = parent
+                    tail += 1
+    # TIE spreads from ties (and moves to tied finished games) through the undecided.
+    head = 0
+    tail = 0
+    for row in range(count):
+        if value[row] == TIE:
+            queue[tail] = row
+            tail += 1
+    for row in range(count):
+        if value[row] != UNDECIDED:
+            continue
+        for edge in range(first_edge[row], first_edge[row + 1]):
+            if targets[edge] < 0 and -1 - targets[edge] == TIE:
+                value[row] = TIE
+                remoteness[row] = 1
+                queue[tail] = row
+                tail += 1
+                break
+    while head < tail:
+        row = queue[head]
+        head += 1
+        for k in range(first_parent[row], first_parent[row + 1]):
+            parent = parents[k]
+            if value[parent] == UNDECIDED:
+                value[parent] = TIE
+                remoteness[parent] = remoteness[row] + 1
+                queue[tail] = parent
+                tail += 1
+    for row in range(count):
+        if value[row] == UNDECIDED:
+            value[row] = DRAW
+    return value, remoteness
+
+
+def solve_reachable(game, starts, progress=None, check=None) -> ReachableSolution:
+    """Find, link and solve every position reachable from the global indices
+    ``starts``; ``progress(message)`` is told about each phase, ``check(found)`` the
+    positions found after each level of the search (it may raise to stop it)."""
+    def say(message: str) -> None:
+        if progress is not None:
+            progress(message)
+
+    def level(found: int) -> None:
+        say(f"{found:,} positions found")
+        if check is not None:
+            check(found)
+
+    indices = find_reachable(game, np.asarray(starts, dtype=np.int64), level)
+    primitive, first_edge, targets, same = link(game, indices)
+    say(f"{targets.size:,} moves linked")
+    first_parent, parents, parent_same = _reverse(first_edge, targets, same, indices.size)
+    value, remoteness = _retrograde(primitive, first_edge, targets, same, first_parent, parents,
+                                    parent_same)
+    return ReachableSolution(indices, value, remoteness)

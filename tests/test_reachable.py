@@ -1,0 +1,108 @@
+"""Databases of what play reaches (``build --reachable``): every game's reachable
+positions have exactly the values of its full-index database, from its start and from
+several other starts; lookups outside the set say so; the command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import legal_indices
+from test_conformance import CASES
+from test_crosscheck import crosscheck
+from tiersolve.databases import UnreachedPositionError, build_database, open_database
+from tiersolve.databases.cli import build_main
+from tiersolve.games import make_game
+from tiersolve.solver.reachable import find_reachable
+
+
+def other_starts(full, game, count: int, seed: int) -> list[str]:
+    """Up to ``count`` legal positions of the full database, not finished games."""
+    legal = legal_indices(full)
+    moving = legal[full.lookup_indices(legal)[1] > 0]
+    chosen = np.random.default_rng(seed).choice(moving, min(count, moving.size), replace=False)
+    texts = full.positions(np.sort(chosen))
+    return [t for t in texts if game.unreachable_reason(game.parse(t)) is None]
+
+
+@pytest.mark.parametrize("name, options", CASES, ids=[f"{n}-{o}" for n, o in CASES])
+def test_reachable_positions_have_the_full_databases_values(database, tmp_path, name, options):
+    full = database(name, **options)
+    game = make_game(name, **options)
+    starts = [game.default_start()] + other_starts(full, game, 6, seed=len(name))
+    report = build_database(game, tmp_path / "r.h5", reachable=True, starts=starts, progress=False)
+    with open_database(tmp_path / "r.h5") as reached:
+        stored = reached.stored_indices()
+        assert reached.reachable_from == [game.format(game.parse(s)) for s in starts]
+        assert report.positions == stored.size == len(reached.value_array())
+        assert np.all(np.diff(stored) > 0)
+        values, remoteness = full.lookup_indices(stored)
+        assert np.array_equal(reached.value_array(), values)
+        assert np.array_equal(reached.remoteness_array(), remoteness)
+        assert not np.isin(values, [0, 5]).any()  # every stored position is legal and canonical
+        # closed under moves: each stored position's children are stored (or finished games)
+        for state in reached.decode(stored[:: max(1, stored.size // 50)]):
+            for child in game.children(state):
+                if game.terminal_value(child.state) is None:
+                    assert game.index(child.state) in stored
+        keys, counts = reached.tier_counts()
+        assert counts.sum() == stored.size and report.counts["win"] == counts[:, 1].sum()
+
+
+def test_the_search_finds_exactly_what_play_reaches():
+    """Breadth first over the game's own moves, compared with a plain walk of
+    ``Game.children``."""
+    game = make_game("surround", rows=3, cols=4)
+    seen, frontier = {game.index(game.start())}, [game.start()]
+    while frontier:
+        state = frontier.pop()
+        for child in game.children(state):
+            if game.terminal_value(child.state) is None and game.index(child.state) not in seen:
+                seen.add(game.index(child.state))
+                frontier.append(child.state)
+    found = find_reachable(game, np.array([game.index(game.start())]))
+    assert found.tolist() == sorted(seen)
+
+
+def test_surround_reachable_agrees_with_the_reference(tmp_path):
+    """The plain-Python reference plays Surround with body colours; every position it
+    reaches from the start is answered, by text, with its value and remoteness."""
+    build_database("surround", tmp_path / "s.h5", rows=3, cols=5, reachable=True, progress=False)
+    with open_database(tmp_path / "s.h5") as db:
+        start = db.start
+        assert crosscheck(db, "surround", {"rows": 3, "cols": 5}, [start]) >= db.info().positions
+
+
+def test_positions_outside_the_set_say_so(tmp_path):
+    build_database("ttt", tmp_path / "t.h5", rows=3, cols=3, reachable=True,
+                   starts=["(o x-- --- ---)"], progress=False)
+    with open_database(tmp_path / "t.h5") as db:
+        assert db.lookup("(x xo- --- ---)").value in ("win", "tie", "lose")
+        with pytest.raises(UnreachedPositionError, match="not reachable from this database's "
+                                                         r"starts \(\(o x-- --- ---\)\)"):
+            db.lookup("(o -x- --- ---)")
+        assert db.get("(o -x- --- ---)") is None
+        with pytest.raises(UnreachedPositionError):
+            db.lookup_indices([db.index("(o -x- --- ---)")])
+        assert "those reachable from (o x-- --- ---)" in db.info().text()
+
+
+def test_command_line(tmp_path, capsys):
+    out = str(tmp_path / "k.h5")
+    argv = ["konane", "--rows", "4", "--cols", "4", "--reachable", "--quiet", "--out", out]
+    assert build_main(argv + ["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["positions"] > 0 and report["description"] == "konane 4x4 (reachable)"
+    assert build_main(argv) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    assert build_main(argv + ["--start", '(b "" bwbw -bwb -wbw w-wb)']) == 2  # other starts
+    assert "already exists" in capsys.readouterr().err
+    assert build_main(argv + ["--plan"]) == 2
+    assert build_main(["ttt", "--start", "(x --- --- ---)", "--start", "(o x-- --- ---)",
+                       "--rows", "3", "--cols", "3", "--out", str(tmp_path / "t.h5")]) == 2
+    assert "--start is given once" in capsys.readouterr().err
+    assert build_main(["ttt", "--rows", "3", "--cols", "3", "--reachable", "--quiet",
+                       "--start", "(x xxx ooo ---)", "--out", str(tmp_path / "t.h5")]) == 2
+    assert "is not a legal position" in capsys.readouterr().err

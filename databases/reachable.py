@@ -39,9 +39,10 @@ from tiersolve.solver.jit import announce_compile
 from tiersolve.solver.reachable import solve_reachable
 from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
 
-#: Bytes per reachable position while solving (index, edges of about eight moves,
-#: reverse edges, values, queues), for the memory check before the search.
-BYTES_PER_POSITION = 8 + 8 * (8 + 1) * 2 + 8 * 5
+#: Bytes per reachable position while solving, for the memory check during the
+#: search: its index, edge offsets, value, remoteness and queues (48), and about
+#: eight moves of 10 bytes each way (int32 rows and a flag), built a block at a time.
+BYTES_PER_POSITION = 48 + 8 * 12
 
 
 def default_reachable_path(game: Game) -> Path:

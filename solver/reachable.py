@@ -93,7 +93,7 @@ def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
     """The sorted global indices of every position play reaches from ``starts``
     (themselves included), breadth first. ``progress(found)`` is called per level
     (and may raise to stop the search, e.g. when memory runs short)."""
-    seen = np.unique(np.asarray(starts, dtype=np.int64))
+    seen = _sorted_unique(np.asarray(starts, dtype=np.int64))
     frontier = seen
     while frontier.size:
         found = []
@@ -103,13 +103,24 @@ def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
                 bad = int(frontier[lo:lo + BLOCK][np.flatnonzero(primitive == ILLEGAL)[0]])
                 raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks "
                                   "illegal")
-            found.append(np.unique(targets[targets >= 0]))
-        children = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+            found.append(_sorted_unique(targets[targets >= 0]))
+        children = _sorted_unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
         frontier = children[~_members(children, seen)]
-        seen = np.union1d(seen, frontier)
+        seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)  # a sorted merge
         if progress is not None:
             progress(seen.size)
     return seen
+
+
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (by a sort: faster here than numpy's hashing unique)."""
+    ordered = np.sort(values)
+    if ordered.size < 2:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def _members(wanted: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
@@ -136,21 +147,31 @@ class ReachableSolution:
 
 def link(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The move graph of a closed set of sorted global ``indices``: (primitive,
-    first_edge, child rows, same-mover flags), a child row ``-(1 + value)`` for a
-    finished game outside the index."""
-    parts = [expand_positions(game, indices[lo:lo + BLOCK]) for lo in range(0, indices.size, BLOCK)]
-    primitive = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint8)
-    ends = [p[1][1:] for p in parts]
-    shift = np.cumsum([0] + [int(e[-1]) if e.size else 0 for e in ends[:-1]])
-    first_edge = np.concatenate([np.zeros(1, np.int64)] + [e + s for e, s in zip(ends, shift)])
-    targets = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
-    same = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.uint8)
-    inside = targets >= 0
-    rows = np.searchsorted(indices, targets[inside])
-    if rows.size and (rows.max() >= indices.size or (indices[rows] != targets[inside]).any()):
-        raise SolverError(f"{game.name}: the reachable set is not closed under moves")
-    targets[inside] = rows
-    return primitive, first_edge, targets, same
+    first_edge, child rows as int32, same-mover flags), a child row ``-(1 + value)``
+    for a finished game outside the index. Rows are int32 to halve the edges' memory."""
+    if indices.size >= 2**31 - 1:
+        raise SolverError(f"{game.name}: {indices.size:,} reachable positions are more than "
+                          "this solver's int32 rows hold")
+    primitive = np.empty(indices.size, dtype=np.uint8)
+    first_edge = np.zeros(indices.size + 1, dtype=np.int64)
+    targets, same = [], []
+    for lo in range(0, indices.size, BLOCK):
+        block_primitive, block_first, block_targets, block_same = \
+            expand_positions(game, indices[lo:lo + BLOCK])
+        primitive[lo:lo + block_primitive.size] = block_primitive
+        first_edge[lo + 1:lo + block_first.size] = block_first[1:] + first_edge[lo]
+        inside = block_targets >= 0
+        rows = np.searchsorted(indices, block_targets[inside])
+        if rows.size and (rows.max() >= indices.size or
+                          (indices[rows] != block_targets[inside]).any()):
+            raise SolverError(f"{game.name}: the reachable set is not closed under moves")
+        block_targets[inside] = rows
+        targets.append(block_targets.astype(np.int32))
+        same.append(block_same)
+        del block_targets, rows, inside
+    empty = (np.zeros(0, np.int32), np.zeros(0, np.uint8))
+    return (primitive, first_edge, np.concatenate(targets) if targets else empty[0],
+            np.concatenate(same) if same else empty[1])
 
 
 @jit
@@ -163,7 +184,7 @@ def _reverse(first_edge, targets, same, count):
     for row in range(count):
         first_parent[row + 1] += first_parent[row]
     filled = first_parent[:-1].copy()
-    parents = np.empty(first_parent[count], dtype=np.int64)
+    parents = np.empty(first_parent[count], dtype=np.int32)
     parent_same = np.empty(first_parent[count], dtype=np.uint8)
     for row in range(count):
         for edge in range(first_edge[row], first_edge[row + 1]):
@@ -180,10 +201,10 @@ def _retrograde(primitive, first_edge, targets, same, first_parent, parents, par
     """Values and remoteness of every row (see the module docstring)."""
     count = primitive.size
     value = np.full(count, UNDECIDED, dtype=np.uint8)
-    remoteness = np.full(count, -1, dtype=np.int64)
-    waiting = np.zeros(count, dtype=np.int64)   # children not yet known to be bad
-    worst = np.zeros(count, dtype=np.int64)     # largest remoteness of the bad children
-    queue = np.empty(count, dtype=np.int64)
+    remoteness = np.full(count, -1, dtype=np.int32)
+    waiting = np.zeros(count, dtype=np.int32)   # children not yet known to be bad
+    worst = np.zeros(count, dtype=np.int32)     # largest remoteness of the bad children
+    queue = np.empty(count, dtype=np.int32)
     head = 0
     tail = 0
     # Level 0: finished games. Children outside the index are known at once.

@@ -202,6 +202,17 @@ def check_output(path: Path) -> None:
         raise BuildRefused(f"cannot overwrite {path}: permission denied")
 
 
+def legal_start(game: Game, text: str) -> np.ndarray:
+    """The state of a start position; ValueError if it is not a legal position."""
+    state = game.parse(text)
+    reason = game.unreachable_reason(state)
+    if reason is None and game.primitive_value(state) == ILLEGAL:
+        reason = game.explain_illegal(state)
+    if reason is not None:
+        raise ValueError(f"start {text!r} is not a legal position: {reason}")
+    return state
+
+
 class _BuildLock:
     """An exclusive lock on ``<database>.lock``, so two builds never write one file."""
 
@@ -223,8 +234,16 @@ class _BuildLock:
 
 def build_database(game: Game, path: str | os.PathLike | None = None, *, start: str | None = None,
                    threads: int | None = None, progress: bool = True, force: bool = False,
-                   restart: bool = False, overwrite: bool = False) -> BuildReport:
+                   restart: bool = False, overwrite: bool = False, workers: int | None = None,
+                   scheduler: str | None = None,
+                   work_dir: str | os.PathLike | None = None) -> BuildReport:
     """Solve ``game`` and write its database; returns the report.
+
+    ``workers=N`` solves the tiers on a Dask LocalCluster of N processes, and
+    ``scheduler`` ("tcp://HOST:PORT") on an existing Dask cluster
+    (``databases/cluster.py``; ClusterError if that cannot be done); otherwise
+    the tiers are solved in this process. ``work_dir`` holds ``<file>.partial/``
+    instead of the database's folder (on a cluster: a folder every worker shares).
 
     A database already at ``path`` is never silently replaced: if it holds the same
     game, options and start, nothing is built and the report says ``skipped``; any
@@ -237,16 +256,11 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     PartialBuildMismatch for a partial build of something else, ValueError for a bad
     start position, and KeyboardInterrupt (the tiers solved so far are kept)."""
     begun = time.perf_counter()
+    threads_given = threads is not None
     threads = threads or os.cpu_count() or 1
     path = Path(path) if path is not None else default_path(game)
     check_output(path)
-    start_text = start if start is not None else game.default_start()
-    start_state = game.parse(start_text)
-    reason = game.unreachable_reason(start_state)
-    if reason is None and game.primitive_value(start_state) == ILLEGAL:
-        reason = game.explain_illegal(start_state)
-    if reason is not None:
-        raise ValueError(f"start {start_text!r} is not a legal position: {reason}")
+    start_state = legal_start(game, start if start is not None else game.default_start())
     if path.exists() and not overwrite:
         existing = existing_report(path, game, game.format(start_state))
         if existing is None:
@@ -256,13 +270,19 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     start_index = game.index(start_state)
     available = memory_available()
     needed = memory_plan(game, threads, available)
-    if needed.total > available and not force:
+    on_cluster = workers is not None or scheduler is not None
+    if on_cluster:
+        from tiersolve.databases.cluster import check_cluster_options, solve_on_cluster
+
+        check_cluster_options(workers, scheduler)
+    if needed.total > available and not force and not on_cluster:  # workers check their own
         raise BuildRefused(f"{game.describe()} needs about {human_bytes(needed.total)} of memory "
                            f"but only {human_bytes(available)} is available; use --force to try anyway")
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = _BuildLock(path)
     try:
-        partial = PartialBuild(path, game, tiers.records_type(game), restart=restart)
+        partial = PartialBuild(Path(work_dir) / path.name if work_dir is not None else path,
+                               game, tiers.records_type(game), restart=restart)
         done = partial.done()
         called = time.perf_counter()
         writing = [0.0]
@@ -272,8 +292,13 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             partial.save(tier, records, counts, longest)
             writing[0] += time.perf_counter() - began
 
-        stats = tiers.solve(game, threads=threads, progress=progress, sink=keep, done=done,
-                            load=partial.load, budget=None if force else available)
+        if on_cluster:
+            stats = solve_on_cluster(game, partial, workers=workers, scheduler=scheduler,
+                                     threads=threads if threads_given else None,
+                                     progress=progress, force=force)
+        else:
+            stats = tiers.solve(game, threads=threads, progress=progress, sink=keep, done=done,
+                                load=partial.load, budget=None if force else available)
         solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}
         attributes = {

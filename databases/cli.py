@@ -103,6 +103,7 @@ def build_parser(prog: str = "build_db.py") -> argparse.ArgumentParser:
                               "(or from every --start): a small file for a huge index space")
         run.add_argument("--threads", type=int, default=None, metavar="N",
                          help="worker threads (default: all cores)")
+        add_cluster_options(run)
         run.add_argument("--force", action="store_true",
                          help="build even if the memory estimate exceeds the available memory")
         run.add_argument("--restart", action="store_true",
@@ -158,6 +159,34 @@ def _interrupt_on_sigterm() -> None:
         pass
 
 
+def add_cluster_options(group: argparse._ArgumentGroup) -> None:
+    """``--workers``, ``--scheduler`` and ``--work-dir`` (docs/CLUSTER.md)."""
+    group.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="solve the tiers as Dask tasks on N worker processes of this machine "
+                            "(needs the cluster extra; see docs/CLUSTER.md)")
+    group.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="solve the tiers as tasks on the existing Dask cluster of this "
+                            "scheduler (the work dir must be on a filesystem every worker shares)")
+    group.add_argument("--work-dir", metavar="DIR",
+                       help="keep the solved tiers in DIR/<file>.partial/ instead of next to "
+                            "the database file")
+
+
+def _cluster_usage_error(args: argparse.Namespace) -> str | None:
+    """Why the cluster options cannot be used as given, or None."""
+    if args.reachable and (args.workers, args.scheduler, args.work_dir) != (None, None, None):
+        return "--workers, --scheduler and --work-dir do not apply to --reachable"
+    if args.workers is None and args.scheduler is None:
+        return None
+    from tiersolve.databases.cluster import ClusterError, check_cluster_options
+
+    try:
+        check_cluster_options(args.workers, args.scheduler)
+    except ClusterError as error:
+        return str(error)
+    return None
+
+
 def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> int:
     """Entry point of ``scripts/build_db.py`` and ``tiersolve build``."""
     from tiersolve.databases.build import BuildRefused, build_database, plan, plan_report
@@ -171,6 +200,9 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
         return fail(parser.prog, str(error))
     if args.threads is not None and args.threads < 1:
         return fail(parser.prog, f"--threads must be at least 1, got {args.threads}")
+    cluster_error = _cluster_usage_error(args)
+    if cluster_error is not None:
+        return fail(parser.prog, cluster_error)
     if args.reachable:
         return _build_reachable(parser.prog, game, args)
     if args.start and len(args.start) > 1:
@@ -187,7 +219,9 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     try:
         report = build_database(game, args.out, start=args.start, threads=args.threads,
                                 progress=not (args.quiet or args.json), force=args.force,
-                                restart=args.restart, overwrite=args.overwrite)
+                                restart=args.restart, overwrite=args.overwrite,
+                                workers=args.workers, scheduler=args.scheduler,
+                                work_dir=args.work_dir)
     except (BuildRefused, PartialBuildMismatch) as error:
         return fail(parser.prog, str(error))
     except ValueError as error:

@@ -225,26 +225,31 @@ def warm_up(game: SolvableGame) -> float:
 def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = True,
           sink: TierSink | None = None, done: dict[int, tuple[np.ndarray, int]] | None = None,
           load: Callable[[int], np.ndarray] | None = None,
-          budget: int | None = None) -> SolveStats:
+          budget: int | None = None, only: Iterable[int] | None = None) -> SolveStats:
     """Solve every tier of ``game``; ``sink`` gets each tier as soon as it is solved.
 
     ``done`` maps tiers solved earlier to their (counts, largest remoteness), and
     ``load(tier)`` returns such a tier's records when a tier to solve reads it.
     ``budget`` (bytes) holds back a tier while others run if it would not fit.
+    ``only`` solves just those tiers (a cluster task solves one): the tiers they read
+    must be in ``done`` or loadable, and the stats cover ``done`` and ``only``.
     Raises SolverError, naming the position and tier, if the game breaks the contract."""
     threads = threads or os.cpu_count() or 1
     done = dict(done or {})
+    skipped = set(done)
+    if only is not None:
+        skipped |= set(range(len(game.tier_sizes))) - set(only)
     with announced(f"{game.name}: loading or compiling the numba kernels", progress):
         stats = SolveStats(compile_seconds=warm_up(game))
     for counts, longest in done.values():
         stats.add(counts, longest)
     dtype = records_type(game)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
-    plan = TierPlan(game, done)
+    plan = TierPlan(game, skipped)
     resident: dict[int, np.ndarray] = {}
     running: dict[int, _Running] = {}
     pending: dict[Future, int] = {}
-    remaining = int(sizes.sum()) - sum(int(sizes[t]) for t in done)
+    remaining = int(sizes.sum()) - sum(int(sizes[t]) for t in skipped)
     bar = progress_bar(remaining, f"solving {game.name}", progress)
 
     def held_bytes() -> int:

@@ -9,6 +9,7 @@ memory per position, and file size per position. Each case is built in a fresh p
     tiersolve bench --speedup "loa --rows 5 --cols 5 --max-pieces 4"
                                        # 1 vs 2 threads on the case's largest tier
     tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
+    tiersolve bench --reachable                      # databases of what play reaches
 """
 
 from __future__ import annotations
@@ -56,13 +57,21 @@ LARGE_CASES = [
     "surakarta --size 6 --max-pieces 3",
     "surakarta --size 6 --max-pieces 4 --symmetry",
 ]
+#: Databases of what play reaches from the start (``--reachable``), issue 10's cases.
+REACHABLE_CASES = [
+    "surround --rows 5 --cols 5 --reachable",
+    "surround --rows 6 --cols 6 --reachable",
+    "konane --rows 6 --cols 6 --reachable",
+    "clobber --rows 4 --cols 5 --reachable",
+]
 
 
 def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     """Build one case in a subprocess; returns its build report plus derived figures."""
     out = workdir / "bench.h5"
-    command = [*BUILD_COMMAND, *shlex.split(case),
-               "--quiet", "--json", "--restart", "--out", str(out)]
+    words = shlex.split(case)
+    resume = [] if "--reachable" in words else ["--restart"]  # reachable builds keep no tiers
+    command = [*BUILD_COMMAND, *words, "--quiet", "--json", *resume, "--out", str(out)]
     if threads:
         command += ["--threads", str(threads)]
     env = dict(os.environ)
@@ -106,8 +115,10 @@ def table(reports: list[dict]) -> str:
         start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
         rows.append((r["case"], f"{r['positions']:,}", f"{r['solve_seconds']:.1f}",
                      f"{r['total_seconds']:.1f}", f"{r['positions_per_second']:,.0f}",
-                     human_bytes(r["planned_peak_bytes"]), human_bytes(r["peak_rss_bytes"]),
-                     f"{r['planned_peak_bytes'] / r['peak_rss_bytes']:.2f}",
+                     human_bytes(r["planned_peak_bytes"]) if r["planned_peak_bytes"] else "-",
+                     human_bytes(r["peak_rss_bytes"]),
+                     f"{r['planned_peak_bytes'] / r['peak_rss_bytes']:.2f}"
+                     if r["planned_peak_bytes"] else "-",
                      f"{r['peak_rss_bytes_per_position']:.2f}",
                      f"{r['file_bytes_per_position']:.3f}", start))
     return render(rows)
@@ -136,7 +147,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     parser = argparse.ArgumentParser(
         prog=prog, description=__doc__.split("\n\n")[0],
         epilog="Standard cases: " + "; ".join(STANDARD_CASES) + ". Large cases: " +
-               "; ".join(LARGE_CASES),
+               "; ".join(LARGE_CASES) + ". Reachable cases: " + "; ".join(REACHABLE_CASES) + ".",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help='a game and its options as for build_db.py, quoted, e.g. "ttt --rows 4"')
@@ -149,8 +160,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
                              "its largest tier")
     parser.add_argument("--plan", action="store_true", help="only print each case's plan")
     parser.add_argument("--large", action="store_true", help="the large cases instead of the standard ones")
+    parser.add_argument("--reachable", action="store_true",
+                        help="the --reachable cases (databases of what play reaches from the start)")
     args = parser.parse_args(argv)
-    cases = args.cases or (LARGE_CASES if args.large else STANDARD_CASES)
+    cases = args.cases or (LARGE_CASES if args.large else
+                           REACHABLE_CASES if args.reachable else STANDARD_CASES)
     if args.plan:
         plans = [plan_case(case) for case in cases]
         print(json.dumps(plans, indent=2) if args.json else plan_table(plans))

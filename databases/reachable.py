@@ -27,8 +27,8 @@ import h5py
 import numpy as np
 
 from tiersolve.databases.build import (
-    BuildRefused, BuildReport, _BuildLock, check_output, human_bytes, memory_available,
-    resident_bytes,
+    BuildRefused, BuildReport, _BuildLock, check_output, human_bytes, legal_start,
+    memory_available, resident_bytes,
 )
 from tiersolve.databases.format import (LIBVER, _chunked, _sync_and_rename, provenance_attributes,
                                         write_attributes)
@@ -36,13 +36,8 @@ from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
 from tiersolve.solver.jit import announce_compile
-from tiersolve.solver.reachable import solve_reachable
-from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
-
-#: Bytes per reachable position while solving, for the memory check during the
-#: search: its index, edge offsets, value, remoteness and queues (48), and about
-#: eight moves of 10 bytes each way (int32 rows and a flag), built a block at a time.
-BYTES_PER_POSITION = 48 + 8 * 12
+from tiersolve.solver.reachable import bytes_per_position, solve_reachable
+from tiersolve.solver.values import VALUE_NAMES
 
 
 def default_reachable_path(game: Game) -> Path:
@@ -53,18 +48,12 @@ def default_reachable_path(game: Game) -> Path:
 def parse_starts(game: Game, starts: Sequence[str] | None) -> list[np.ndarray]:
     """The states of the start texts (the game's start if none); ValueError for a
     position that is not legal."""
-    texts = list(starts) if starts else [game.default_start()]
-    states = []
-    for text in texts:
-        state = game.parse(text)
-        reason = game.unreachable_reason(state)
-        if reason is None and game.primitive_value(state) == ILLEGAL:
-            reason = game.explain_illegal(state)
-        if reason is not None:
-            raise ValueError(f"start {text!r} is not a legal position: {reason}")
+    states = [legal_start(game, text) for text in (list(starts) if starts else
+                                                   [game.default_start()])]
+    for text, state in zip(starts or [], states):
         if game.terminal_value(state) is not None:
-            raise ValueError(f"start {text!r} is a finished game: there is nothing to solve")
-        states.append(state)
+            raise ValueError(f"start {text!r} is a finished game that the index leaves out: "
+                             "there is nothing to solve")
     return states
 
 
@@ -100,7 +89,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
         def check_memory(found: int) -> None:
             bar.update(found - bar.n)
-            needed = resident_bytes() + found * BYTES_PER_POSITION
+            needed = resident_bytes() + found * bytes_per_position(game)
             if needed > available and not force:
                 raise BuildRefused(f"{game.describe()}: {found:,} reachable positions so far need "
                                    f"about {human_bytes(needed)} of memory, but only "

@@ -280,7 +280,48 @@ class Surround(Game):
         return np.array([0 if expected == "w" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
+        """The position's text. Body colours are printed as given, unless they cannot
+        arise in play (a state decoded from an index, which stores no colours, may be
+        coloured so): then as a colouring that play reaches, if there is one.
+
+        >>> game = GAME(rows=2, cols=3)
+        >>> game.format(game.parse("(w xbx owo)"))   # black body a1 is off its worm
+        '(w obx owx)'
+        """
+        if self.unreachable_reason(state) is not None:
+            state = self._reachable_colouring(state)
         return self.format_board("wb"[state[0]], state[1:], SYMBOLS)
+
+    def _reachable_colouring(self, state: np.ndarray) -> np.ndarray:
+        """The state with its body cells recoloured into two worms that play can grow
+        (White's with as many cells as Black's or one more), or unchanged if none."""
+        cells = state[1:]
+        body = set(np.flatnonzero((cells == WHITE_BODY) | (cells == BLACK_BODY)).tolist())
+        white_head = int(np.flatnonzero(cells == WHITE_HEAD)[0])
+        black_head = int(np.flatnonzero(cells == BLACK_HEAD)[0])
+        targets = self.data[1]
+        white_cells = (len(body) + 1) // 2
+
+        def grow(path: list[int]) -> list[int] | None:
+            """A white worm ending at the white head (``path`` from the head back),
+            leaving a black worm of the other body cells."""
+            if len(path) == white_cells + 1:
+                rest = body - set(path)
+                return path if _path_from(black_head, rest | {black_head}, targets) else None
+            for target in targets[path[-1]]:
+                if int(target) in body and int(target) not in path:
+                    found = grow(path + [int(target)])
+                    if found is not None:
+                        return found
+            return None
+
+        white = grow([white_head])
+        if white is None:
+            return state
+        recoloured = state.copy()
+        for cell in body:
+            recoloured[1 + cell] = WHITE_BODY if cell in white else BLACK_BODY
+        return recoloured
 
     def unreachable_reason(self, state: np.ndarray) -> str | None:
         """A worm grows one cell at a time from its head, so its body cells and head

@@ -16,6 +16,7 @@ from tiersolve.databases import (VALUES, ClosedDatabaseError, DamagedDatabaseErr
                                  PositionError, TiersolveError, open_database)
 from tiersolve.databases.build import build_database
 from tiersolve.games import make_game
+from tiersolve.games.surround import BLACK_BODY, WHITE_BODY
 from tiersolve.solver.values import LOSE
 
 from conftest import legal_indices
@@ -245,6 +246,29 @@ def test_surround_refuses_a_body_cell_off_its_worm(database):
         while db.moves(position):
             position = rng.choice(db.moves(position)).position
             db.lookup(position)
+
+
+@pytest.mark.parametrize("options", [{"rows": 3, "cols": 4}, {"rows": 3, "cols": 3, "wormholes": True}])
+def test_surround_positions_printed_from_the_index_can_be_looked_up(database, options):
+    """The index stores no body colours; printing an index colours the bodies as play
+    could have grown them, so the text is accepted back, unless no colouring can be
+    grown (checked by trying every colouring)."""
+    from itertools import combinations
+
+    db = database("surround", **options)
+    game = db.game
+    indices = legal_indices(db)
+    for index, text in zip(indices, db.positions(indices)):
+        state = game.parse(text)
+        if game.unreachable_reason(state) is None:
+            assert db.index(text) == index
+            continue
+        cells = np.flatnonzero(np.isin(state[1:], [WHITE_BODY, BLACK_BODY])).tolist()
+        for white in combinations(cells, (len(cells) + 1) // 2):
+            trial = state.copy()
+            for cell in cells:
+                trial[1 + cell] = WHITE_BODY if cell in white else BLACK_BODY
+            assert game.unreachable_reason(trial) is not None, (text, game.format(trial))
 
 
 def test_domineering_move_names_run_from_the_square_nearer_a1():

@@ -15,7 +15,7 @@ from test_crosscheck import crosscheck
 from tiersolve.databases import UnreachedPositionError, build_database, open_database
 from tiersolve.databases.cli import build_main
 from tiersolve.games import make_game
-from tiersolve.solver.reachable import find_reachable
+from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
 
 
 def other_starts(full, game, count: int, seed: int) -> list[str]:
@@ -49,6 +49,24 @@ def test_reachable_positions_have_the_full_databases_values(database, tmp_path, 
                     assert game.index(child.state) in stored
         keys, counts = reached.tier_counts()
         assert counts.sum() == stored.size and report.counts["win"] == counts[:, 1].sum()
+
+
+ACYCLIC = [(name, options) for name, options in CASES
+           if not has_loopy_tiers(make_game(name, **options))]
+
+
+@pytest.mark.parametrize("name, options", ACYCLIC, ids=[f"{n}-{o}" for n, o in ACYCLIC])
+def test_bottom_up_and_graph_solutions_agree(database, name, options):
+    """Games without loopy tiers are solved bottom-up by default; the graph solver,
+    which loopy games use, must give the same arrays."""
+    full = database(name, **options)
+    game = make_game(name, **options)
+    starts = [game.default_start()] + other_starts(full, game, 6, seed=1)
+    indices = [game.index(game.parse(text)) for text in starts]
+    graph = solve_reachable(game, indices, method="graph")
+    bottom_up = solve_reachable(game, indices, method="bottom-up")
+    for name_ in ("indices", "value", "remoteness"):
+        assert np.array_equal(getattr(graph, name_), getattr(bottom_up, name_))
 
 
 def test_the_search_finds_exactly_what_play_reaches():

@@ -159,6 +159,62 @@ def decode(data, tier, local, state):
             state[2 + c] = EMPTY
 
 
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    """Fast path on bit masks: the same moves, in the same order, as the composition
+    of decode, generate_moves, do_move, primitive and encode, without state vectors."""
+    params, colour, over, land = data
+    cells = params[CELLS]
+    pieces = tier // 2
+    if tier % 2 == 0:
+        occupied = unrank_subset(local // 2, pieces, cells)
+        turn = local % 2
+        landed = -1
+    else:
+        occupied = unrank_subset(local // pieces, pieces, cells)
+        landed = lowest_bit(deposit_bits(np.int64(1) << (local % pieces), occupied))
+        turn = 0 if (colour[0] >> landed) & 1 else 1
+    mine = occupied & colour[turn]
+    if landed >= 0:  # a go-again turn exists only if a jump is possible
+        possible = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
+            else _can_jump(occupied, landed, over, land)
+        if not possible:
+            return 0  # ILLEGAL
+    movers = mine if landed < 0 or params[GOAGAIN_ANY] else np.int64(1) << landed
+    count = 0
+    while movers:
+        cell = lowest_bit(movers)
+        movers &= movers - 1
+        for direction in range(4):
+            target = land[cell, direction]
+            if target < 0 or not (occupied >> over[cell, direction]) & 1 or (occupied >> target) & 1:
+                continue
+            after = (occupied & ~(np.int64(1) << cell) & ~(np.int64(1) << over[cell, direction])) \
+                | (np.int64(1) << target)
+            again = _has_jump(after, after & colour[turn], over, land) if params[GOAGAIN_ANY] \
+                else _can_jump(after, target, over, land)
+            if again:
+                out[count, 0] = 2 * (pieces - 1) + 1
+                out[count, 1] = (pieces - 1) * rank_subset(after) + \
+                    popcount(after & ((np.int64(1) << target) - 1))
+                out[count, 2] = 1
+            else:
+                out[count, 0] = 2 * (pieces - 1)
+                out[count, 1] = 2 * rank_subset(after) + 1 - turn
+                out[count, 2] = 0
+            out[count, 3] = cell * 4 + direction
+            count += 1
+    if landed >= 0:
+        out[count, 0] = 2 * pieces
+        out[count, 1] = 2 * rank_subset(occupied) + 1 - turn
+        out[count, 2] = 0
+        out[count, 3] = PASS
+        count += 1
+    if count == 0:
+        return -no_move_value(params[IS_MISERE])
+    return count
+
+
 def jump_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Colour masks (white cells, black cells) and, per cell and direction, the cell
     jumped over and the landing cell (-1 off the board)."""
@@ -186,7 +242,7 @@ class Konane(Game):
                "on a go-again turn any piece may jump (and the turn exists whenever one can)"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = white), go-again cell (-1 none; cell numbers in text order), " \
                    "then cells top row first (0 empty, 1 white, 2 black)"
 

@@ -57,11 +57,12 @@ LARGE_CASES = [
     "surakarta --size 6 --max-pieces 3",
     "surakarta --size 6 --max-pieces 4 --symmetry",
 ]
-#: Databases of what play reaches from the start (``--reachable``), issue 10's cases.
+#: Databases of what play reaches from the start (``--reachable``), issue 10's cases
+#: but Konane 6x6, whose reachable set (more than 64 million positions 13 plies in,
+#: growing about threefold a ply) the in-memory search does not reach the end of.
 REACHABLE_CASES = [
     "surround --rows 5 --cols 5 --reachable",
     "surround --rows 6 --cols 6 --reachable",
-    "konane --rows 6 --cols 6 --reachable",
     "clobber --rows 4 --cols 5 --reachable",
 ]
 

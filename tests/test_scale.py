@@ -93,7 +93,7 @@ class _Recorder:
 
     def __init__(self, dataset):
         self.dataset, self.reads = dataset, []
-        self.chunks, self.dtype = dataset.chunks, dataset.dtype
+        self.chunks, self.dtype, self.shape = dataset.chunks, dataset.dtype, dataset.shape
 
     def __getitem__(self, key):
         self.reads.append(key)

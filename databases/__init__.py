@@ -8,8 +8,8 @@
 'lose'
 """
 
-from tiersolve.databases.reader import (VALUES, Database, DatabaseInfo, Move, Record, default_path,
-                                        open_database)
+from typing import Any
+
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseError,
                               DatabaseMismatchError, IllegalMoveError, ImpossiblePositionError,
                               MalformedPositionError, MissingDatabaseError, OtherBoardError,
@@ -20,6 +20,21 @@ __all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path
            "MalformedPositionError", "OtherBoardError", "ImpossiblePositionError",
            "IllegalMoveError", "UnreachedPositionError", "DatabaseError", "MissingDatabaseError",
            "DamagedDatabaseError", "DatabaseMismatchError", "ClosedDatabaseError"]
+
+
+#: Names this package takes from the lookup library (tiersolve.databases.reader), which
+#: is imported on first use, so ``import tiersolve.databases`` stays light.
+_READER_NAMES = ("VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
+                 "open_database")
+
+
+def __getattr__(name: str) -> Any:
+    """The lookup library's names, imported from ``reader`` on first use."""
+    if name in _READER_NAMES:
+        from tiersolve.databases import reader
+
+        return getattr(reader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_database(game, path=None, **kwargs):

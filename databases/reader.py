@@ -23,20 +23,24 @@ import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import h5py
 import numpy as np
 
-from tiersolve.databases.board import board_lines, board_svg
-from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
                               IllegalMoveError, ImpossiblePositionError, MalformedPositionError,
                               MissingDatabaseError, PositionError, UnreachedPositionError)
 from tiersolve.games import GAMES, make_game
-from tiersolve.games.base import Game
-from tiersolve.solver.jit import announce_compile
-from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
+from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
+
+if TYPE_CHECKING:
+    import h5py
+
+    from tiersolve.games.base import Game
+
+# h5py, numba (through the games and tiersolve.databases.format) and the board drawing
+# are imported when a database is opened, not when this module is: importing the
+# lookup library costs only numpy (docs/PROFILE.md).
 
 __all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
            "open_database", "DamagedDatabaseError"]
@@ -65,6 +69,8 @@ class Record:
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
+        from tiersolve.databases.board import board_svg
+
         return board_svg(self.game, self.position,
                          f"{_value_text(self.value, self.remoteness)} for the player to move")
 
@@ -89,6 +95,8 @@ class Move:
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
+        from tiersolve.databases.board import board_svg
+
         return board_svg(self.game, self.position,
                          f"after {self.move}: {_value_text(self.value, self.remoteness)} for its player")
 
@@ -199,6 +207,8 @@ class Database:
             raise MissingDatabaseError(f"no such database file: {self.path}")
         if self.path.is_dir():
             raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
+        import h5py
+
         try:
             self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20)
         except OSError:
@@ -211,6 +221,9 @@ class Database:
             raise
 
     def _open(self, expect: Game | None) -> None:
+        from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
+        from tiersolve.solver.jit import announce_compile
+
         attrs = self._file.attrs
         if attrs.get("format") != FORMAT_NAME:
             raise DamagedDatabaseError(f"{self.path} is not a {FORMAT_NAME} file (format "
@@ -472,6 +485,8 @@ class Database:
 
     def board(self, position: str) -> str:
         """The position as a text grid with coordinates (``tiersolve play`` shows it)."""
+        from tiersolve.databases.board import board_lines
+
         return "\n".join(board_lines(self.game, self.game.format(self._parse(position))))
 
     # -- bulk access: numpy in, numpy out ----------------------------------------------

@@ -8,9 +8,13 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tiersolve.games.base import Game
+if TYPE_CHECKING:
+    from tiersolve.games.base import Game
+
+# A game's module (and games.base, with numba) is imported when the game is first
+# asked for, not with this registry (docs/PROFILE.md).
 
 #: Registry name -> module under games/ (each defines a Game subclass named ``GAME``).
 GAMES: dict[str, str] = {
@@ -40,6 +44,15 @@ def game_class(name: str) -> type[Game]:
 def make_game(name: str, **options: Any) -> Game:
     """A game instance with the given options (defaults for the others)."""
     return game_class(name)(**options)
+
+
+def __getattr__(name: str) -> Any:
+    """``Game`` is imported from games.base on first use."""
+    if name == "Game":
+        from tiersolve.games.base import Game
+
+        return Game
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["GAMES", "Game", "game_class", "make_game"]

@@ -79,16 +79,27 @@ def lowest_bit(mask: int) -> int:
     return _cttz(np.int64(mask))
 
 
-def _byte_tables():
-    popcounts = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+def _byte_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(popcount of each byte, PEXT table [mask, source], PDEP table [mask, source]),
+    computed with numpy bit planes (a few milliseconds at import; a Python loop over
+    the 65,536 pairs took a tenth of a second).
+
+    >>> popcounts, extract, deposit = _byte_tables()
+    >>> int(popcounts[0b1011]), int(extract[0b1110, 0b1010]), int(deposit[0b1110, 5])
+    (3, 5, 10)
+    """
+    byte_values = np.arange(256, dtype=np.int64)
+    bits = (byte_values[:, None] >> np.arange(8)) & 1         # bits[b, p]: bit p of byte b
+    popcounts = bits.sum(axis=1)
+    ranks = np.cumsum(bits, axis=1) - bits                    # ranks[m, p]: set bits of m below p
     extract = np.zeros((256, 256), dtype=np.int64)
     deposit = np.zeros((256, 256), dtype=np.int64)
-    for mask in range(256):
-        positions = [bit for bit in range(8) if mask >> bit & 1]
-        for source in range(256):
-            extract[mask, source] = sum(1 << i for i, p in enumerate(positions) if source >> p & 1)
-            if source < 1 << len(positions):
-                deposit[mask, source] = sum(1 << p for i, p in enumerate(positions) if source >> i & 1)
+    for position in range(8):
+        in_mask = bits[:, position, None]                     # rows: masks
+        rank = ranks[:, position, None]
+        extract |= (in_mask & bits[None, :, position]) << rank
+        deposit |= (in_mask & (byte_values[None, :] >> rank) & 1) << position
+    deposit[byte_values[None, :] >= (1 << popcounts)[:, None]] = 0   # more bits than the mask has
     return popcounts, extract, deposit
 
 

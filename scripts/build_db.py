@@ -11,6 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
 
+from tiersolve.startup import tune_command_line_process  # noqa: E402
+
+if __name__ == "__main__":
+    tune_command_line_process()  # before numba loads: docs/PROFILE.md
+
 from tiersolve.databases.cli import EXIT_INTERRUPTED, build_main, run  # noqa: E402
 
 if __name__ == "__main__":

@@ -21,27 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tiersolve.solver.codes import (  # noqa: F401 (re-exported)
+    DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, UNDECIDED, VALUE_BITS, VALUE_CODES,
+    VALUE_MASK, VALUE_NAMES, WIN, flipped,
+)
 from tiersolve.solver.jit import jit
-
-ILLEGAL = 0  # the index is not a legal position (never reached by play)
-WIN = 1
-LOSE = 2
-TIE = 3
-DRAW = 4
-NONCANONICAL = 5  # with --symmetry: the value is stored under the class's canonical index
-UNDECIDED = 255  # not primitive / not solved yet (never written to a file)
-
-#: Remoteness is kept as uint16 while a loopy tier is solved; this marks "no
-#: remoteness" (draws and illegal indices) there. Files use the maximum of their dtype.
-NO_REMOTENESS = 0xFFFF
-
-VALUE_NAMES = {ILLEGAL: "illegal", WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw",
-               NONCANONICAL: "noncanonical"}
-VALUE_CODES = {name: code for code, name in VALUE_NAMES.items()}
-
-#: Bits of a record that hold the value code.
-VALUE_BITS = 3
-VALUE_MASK = (1 << VALUE_BITS) - 1
 
 
 def record_dtype(remoteness_bound: int | None) -> np.dtype:
@@ -82,16 +66,3 @@ def split_records(records: np.ndarray, remoteness_dtype: np.dtype) -> tuple[np.n
     remoteness = distance.astype(remoteness_dtype)
     remoteness[missing] = np.iinfo(remoteness_dtype).max
     return values, remoteness
-
-
-def flipped(code: int) -> int:
-    """The value seen by the other player: WIN <-> LOSE, everything else unchanged.
-
-    >>> flipped(WIN) == LOSE
-    True
-    """
-    if code == WIN:
-        return LOSE
-    if code == LOSE:
-        return WIN
-    return code

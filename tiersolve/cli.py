@@ -86,7 +86,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tiersolve`` command."""
+    """Entry point of the ``tiersolve`` command (``argv`` None: this process's command
+    line, which also tunes the process for a quick start: ``tiersolve.startup``)."""
+    if argv is None:
+        from tiersolve.startup import tune_command_line_process
+
+        tune_command_line_process()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         from tiersolve.databases.cli import run

@@ -76,16 +76,18 @@ def game_from_args(args: argparse.Namespace):
     return make_game(args.game, **{o.name: getattr(args, o.name) for o in cls.options_spec})
 
 
-def build_parser(prog: str = "build_db.py") -> argparse.ArgumentParser:
+def build_parser(prog: str = "build_db.py", only: str | None = None) -> argparse.ArgumentParser:
+    """The build command's parser; ``only`` (a game name) registers just that game,
+    so a build imports no other game's module (start-up: docs/PROFILE.md)."""
     parser = OneLineParser(
         prog=prog,
         description="Strongly solve a game (every position's value and remoteness) and write "
                     "the results to an HDF5 database.",
-        epilog=_games_epilog(prog),
+        epilog=None if only else _games_epilog(prog),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True,
                                   parser_class=OneLineParser)
-    for name in GAMES:
+    for name in [only] if only in GAMES else GAMES:
         cls = game_class(name)
         sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.",
                                epilog=f"example: {_invocation(prog)} {name} --plan")
@@ -192,7 +194,8 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     from tiersolve.databases.build import BuildRefused, build_database, plan, plan_report
     from tiersolve.databases.format import PartialBuildMismatch
 
-    parser = build_parser(prog)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(prog, only=argv[0] if argv and argv[0] in GAMES else None)
     args = parser.parse_args(argv)
     try:
         game = game_from_args(args)

@@ -221,7 +221,7 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
     tier kept in the partial build's folder; returns the stats of the whole game.
 
     ``workers=N`` starts a LocalCluster of N processes on this machine (each task
-    then uses this machine's cores / N threads); ``scheduler`` connects to an
+    then uses all of this machine's cores); ``scheduler`` connects to an
     existing cluster (each task uses its worker machine's cores / the worker's task
     slots, unless ``threads`` says otherwise). Raises ClusterError if a worker has
     less memory than the largest task needs (unless ``force``) or a tier keeps
@@ -229,7 +229,9 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
     KeyboardInterrupt (the tiers solved so far are kept)."""
     check_cluster_options(workers, scheduler)
     if workers is not None and threads is None:
-        threads = max(1, (os.cpu_count() or 1) // workers)
+        # Every task may use all of this machine's cores: tiers often form a chain, and
+        # then one task runs at a time; when several run, the cores are shared.
+        threads = os.cpu_count() or 1
     task = TierTask(game.name, json.dumps(game.options, sort_keys=True),
                     str(partial.directory.resolve()), threads)
     with connect(workers, scheduler) as client:

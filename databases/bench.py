@@ -10,6 +10,7 @@ memory per position, and file size per position. Each case is built in a fresh p
                                        # 1 vs 2 threads on the case's largest tier
     tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
     tiersolve bench --reachable                      # databases of what play reaches
+    tiersolve bench --cluster                        # in-process against a local Dask cluster
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ REACHABLE_CASES = [
     "surround --rows 6 --cols 6 --reachable",
     "clobber --rows 4 --cols 5 --reachable",
 ]
+#: Domineering in-process and on a local Dask cluster of 2 workers (``--cluster``).
+CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
+                 for rows in (5, 6) for symmetry in ("", " --symmetry")
+                 for workers in ("", " --workers 2")]
 
 
 def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
@@ -163,9 +168,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     parser.add_argument("--large", action="store_true", help="the large cases instead of the standard ones")
     parser.add_argument("--reachable", action="store_true",
                         help="the --reachable cases (databases of what play reaches from the start)")
+    parser.add_argument("--cluster", action="store_true",
+                        help="Domineering 5x5 and 6x5 in-process and on a local Dask cluster")
     args = parser.parse_args(argv)
-    cases = args.cases or (LARGE_CASES if args.large else
-                           REACHABLE_CASES if args.reachable else STANDARD_CASES)
+    cases = args.cases or (LARGE_CASES if args.large else REACHABLE_CASES if args.reachable
+                           else CLUSTER_CASES if args.cluster else STANDARD_CASES)
     if args.plan:
         plans = [plan_case(case) for case in cases]
         print(json.dumps(plans, indent=2) if args.json else plan_table(plans))

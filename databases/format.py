@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -210,36 +211,45 @@ def write_attributes(out: h5py.File, game: Game, remoteness_none: int,
         attrs[key] = value
 
 
-def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness: int,
-                   attributes: dict[str, Any], step: Callable[[int], None] | None = None) -> Path:
-    """Merge the kept tiers into the database file at ``path`` (written under a
-    temporary name and renamed when complete); ``step(n)`` reports progress."""
+@contextmanager
+def new_database(path: Path, game: Game, max_remoteness: int,
+                 attributes: dict[str, Any]) -> Iterator[tuple[h5py.File, np.dtype]]:
+    """A database file being written: yields (the open file, the remoteness dtype its
+    largest remoteness needs) for the caller's datasets, then adds the layout and
+    ``attributes`` (``write_attributes``). The file is written under a temporary name,
+    synced and renamed when complete, and removed if anything fails."""
     remoteness_type = np.dtype(np.uint8 if max_remoteness < 255 else np.uint16)
-    none = int(np.iinfo(remoteness_type).max)
     temporary = path.with_name(path.name + ".tmp")
-    size = game.size
     try:
         with h5py.File(temporary, "w", libver=LIBVER) as out:
-            values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
-            remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
-                                            **_chunked(size))
-            for tier in range(game.tiers.count):
-                offset = int(game.tiers.offsets[tier])
-                for lo, records in partial.blocks(tier):
-                    tier_values, tier_remoteness = split_records(records, remoteness_type)
-                    values[offset + lo:offset + lo + len(records)] = tier_values
-                    remoteness[offset + lo:offset + lo + len(records)] = tier_remoteness
-                    if step is not None:
-                        step(len(records))
-            write_attributes(out, game, none, attributes)
+            yield out, remoteness_type
+            write_attributes(out, game, int(np.iinfo(remoteness_type).max), attributes)
         _sync_and_rename(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness: int,
+                   attributes: dict[str, Any], step: Callable[[int], None] | None = None) -> Path:
+    """Merge the kept tiers into the database file at ``path`` (written under a
+    temporary name and renamed when complete); ``step(n)`` reports progress."""
+    size = game.size
+    with new_database(path, game, max_remoteness, attributes) as (out, remoteness_type):
+        values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
+        remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
+                                        **_chunked(size))
+        for tier in range(game.tiers.count):
+            offset = int(game.tiers.offsets[tier])
+            for lo, records in partial.blocks(tier):
+                tier_values, tier_remoteness = split_records(records, remoteness_type)
+                values[offset + lo:offset + lo + len(records)] = tier_values
+                remoteness[offset + lo:offset + lo + len(records)] = tier_remoteness
+                if step is not None:
+                    step(len(records))
     return path
 
 
 __all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_VERSION", "PartialBuild",
-           "PartialBuildMismatch", "layout_attributes", "provenance_attributes", "record_none",
-           "write_attributes",
-           "write_database"]
+           "PartialBuildMismatch", "layout_attributes", "new_database", "provenance_attributes",
+           "record_none", "write_attributes", "write_database"]

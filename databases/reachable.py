@@ -30,8 +30,7 @@ from tiersolve.databases.build import (
     BuildRefused, BuildReport, _BuildLock, check_output, human_bytes, legal_start,
     memory_available, resident_bytes,
 )
-from tiersolve.databases.format import (LIBVER, _chunked, _sync_and_rename, provenance_attributes,
-                                        write_attributes)
+from tiersolve.databases.format import _chunked, new_database, provenance_attributes
 from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
@@ -137,22 +136,13 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
 def _write(path: Path, game: Game, indices: np.ndarray, values: np.ndarray,
            remoteness: np.ndarray, longest: int, attributes: dict) -> None:
-    """The file: ``indices``, ``value`` and ``remoteness`` row for row (written under a
-    temporary name and renamed when complete)."""
-    remoteness_type = np.dtype(np.uint8 if longest < 255 else np.uint16)
-    none = int(np.iinfo(remoteness_type).max)
-    stored = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        with h5py.File(temporary, "w", libver=LIBVER) as out:
-            out.create_dataset("indices", data=indices, **_chunked(indices.size))
-            out.create_dataset("value", data=values.astype(np.uint8), **_chunked(values.size))
-            out.create_dataset("remoteness", data=stored, **_chunked(stored.size))
-            write_attributes(out, game, none, attributes)
-        _sync_and_rename(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    """The file: ``indices``, ``value`` and ``remoteness`` row for row."""
+    with new_database(path, game, longest, attributes) as (out, remoteness_type):
+        none = np.iinfo(remoteness_type).max
+        stored = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
+        out.create_dataset("indices", data=indices, **_chunked(indices.size))
+        out.create_dataset("value", data=values.astype(np.uint8), **_chunked(values.size))
+        out.create_dataset("remoteness", data=stored, **_chunked(stored.size))
 
 
 def _existing(path: Path, game: Game, starts: list[str]) -> BuildReport | None:

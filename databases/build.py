@@ -13,25 +13,26 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import platform
 import resource
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import h5py
-import numba
 import numpy as np
 
-from tiersolve.databases.format import PartialBuild, write_database
+from tiersolve.databases.format import PartialBuild, provenance_attributes, write_database
 from tiersolve.databases.reader import default_path
 from tiersolve.errors import TiersolveError
 from tiersolve.games.base import Game
 from tiersolve.solver import tiers
 from tiersolve.solver.common import TierType, progress_bar
-from tiersolve.solver.jit import announce_compile, source_fingerprint
+from tiersolve.solver.jit import announce_compile
 from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
+
+if TYPE_CHECKING:
+    from tiersolve.databases.reader import Database
 
 #: What the process holds besides the solver's arrays once the kernels are loaded
 #: (numba, LLVM and the compiled kernels; measured: see docs/DECISIONS.md).
@@ -262,7 +263,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     check_output(path)
     start_state = legal_start(game, start if start is not None else game.default_start())
     if path.exists() and not overwrite:
-        existing = existing_report(path, game, game.format(start_state))
+        start_text = game.format(start_state)
+        existing = existing_report(path, game, lambda db: db.start == start_text)
         if existing is None:
             raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
                                "database; use --overwrite to replace it, or another --out")
@@ -313,13 +315,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             "solve_seconds": solving,
             "threads": threads,
             "resumed_tiers": len(done),
-            "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "source_fingerprint": source_fingerprint(),
-            "package_version": _package_version(),
-            "numba_version": numba.__version__,
-            "numpy_version": np.__version__,
-            "h5py_version": h5py.__version__,
-            "python_version": platform.python_version(),
+            **provenance_attributes(),
         }
         merging = time.perf_counter()
         with progress_bar(game.size, f"writing {path.name}", progress) as bar:
@@ -348,22 +344,24 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         **_largest_tier(game, stats.tier_seconds))
 
 
-def existing_report(path: Path, game: Game, start: str) -> BuildReport | None:
-    """The report of a complete database at ``path`` of this game, options and start
-    (``skipped`` set), or None if the file there is anything else."""
+def existing_report(path: Path, game: Game,
+                    same: Callable[["Database"], bool]) -> BuildReport | None:
+    """The report of a complete database at ``path`` of this game and options for which
+    ``same(db)`` holds (its start, or its starts; ``skipped`` set), or None if the file
+    there is anything else."""
     from tiersolve.databases.reader import Database
     from tiersolve.errors import DatabaseError
 
     try:
         with Database(path, expect=game) as db:
-            if db.start != start:
+            if not same(db):
                 return None
             info = db.info()
             attrs = db.attributes
     except (DatabaseError, OSError, KeyError):
         return None
     return BuildReport(
-        game=game.name, description=game.describe(), path=str(path), positions=game.size,
+        game=game.name, description=info.description, path=str(path), positions=info.positions,
         counts=info.counts, start=info.start, start_value=info.start_value,
         start_remoteness=info.start_remoteness, max_remoteness=info.max_remoteness,
         solver=info.solver, threads=info.threads,
@@ -391,8 +389,3 @@ def _start_result(path: Path, index: int) -> tuple[str, int | None]:
         none = int(written.attrs["remoteness_none"])
     return VALUE_NAMES[value], None if distance == none else distance
 
-
-def _package_version() -> str:
-    from tiersolve import __version__
-
-    return __version__

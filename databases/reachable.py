@@ -27,7 +27,7 @@ import h5py
 import numpy as np
 
 from tiersolve.databases.build import (
-    BuildRefused, BuildReport, _BuildLock, check_output, human_bytes, legal_start,
+    BuildRefused, BuildReport, _BuildLock, check_output, existing_report, human_bytes, legal_start,
     memory_available, resident_bytes,
 )
 from tiersolve.databases.format import _chunked, new_database, provenance_attributes
@@ -70,7 +70,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
     states = parse_starts(game, starts)
     texts = [game.format(state) for state in states]
     if path.exists() and not overwrite:
-        existing = _existing(path, game, texts)
+        existing = existing_report(path, game, lambda db: db.reachable_from == texts)
         if existing is None:
             raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
                                "database of the positions reachable from "
@@ -143,28 +143,6 @@ def _write(path: Path, game: Game, indices: np.ndarray, values: np.ndarray,
         out.create_dataset("indices", data=indices, **_chunked(indices.size))
         out.create_dataset("value", data=values.astype(np.uint8), **_chunked(values.size))
         out.create_dataset("remoteness", data=stored, **_chunked(stored.size))
-
-
-def _existing(path: Path, game: Game, starts: list[str]) -> BuildReport | None:
-    """The report of the identical reachable database at ``path`` (``skipped``), or None."""
-    from tiersolve.databases.reader import Database
-    from tiersolve.errors import DatabaseError
-
-    try:
-        with Database(path, expect=game) as db:
-            if db.reachable_from != starts:
-                return None
-            info = db.info()
-    except (DatabaseError, OSError, KeyError):
-        return None
-    return BuildReport(
-        game=game.name, description=info.description, path=str(path), positions=info.positions,
-        counts=info.counts, start=info.start, start_value=info.start_value,
-        start_remoteness=info.start_remoteness, max_remoteness=info.max_remoteness,
-        solver=info.solver, threads=info.threads, compile_seconds=0.0, solve_seconds=0.0,
-        write_seconds=0.0, total_seconds=0.0, file_bytes=info.file_bytes, solver_peak_bytes=0,
-        planned_peak_bytes=0, peak_rss_bytes=0, tiers=info.tiers, resumed_tiers=0,
-        options=dict(game.options), skipped=True)
 
 
 __all__ = ["build_reachable", "default_reachable_path", "parse_starts"]

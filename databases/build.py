@@ -264,7 +264,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     start_state = legal_start(game, start if start is not None else game.default_start())
     if path.exists() and not overwrite:
         start_text = game.format(start_state)
-        existing = existing_report(path, game, lambda db: db.start == start_text)
+        existing = existing_report(
+            path, game, lambda db: db.reachable_from is None and db.start == start_text)
         if existing is None:
             raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
                                "database; use --overwrite to replace it, or another --out")

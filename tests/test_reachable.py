@@ -124,3 +124,11 @@ def test_command_line(tmp_path, capsys):
     assert build_main(["ttt", "--rows", "3", "--cols", "3", "--reachable", "--quiet",
                        "--start", "(x xxx ooo ---)", "--out", str(tmp_path / "t.h5")]) == 2
     assert "is not a legal position" in capsys.readouterr().err
+
+
+def test_a_full_build_does_not_take_a_reachable_file_for_itself(tmp_path, capsys):
+    out = str(tmp_path / "t.h5")
+    argv = ["ttt", "--rows", "3", "--cols", "3", "--quiet", "--out", out]
+    assert build_main(argv + ["--reachable"]) == 0
+    assert build_main(argv) == 2  # same game and start, but only what play reaches
+    assert "already exists and is not this ttt 3x3" in capsys.readouterr().err

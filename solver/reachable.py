@@ -20,7 +20,8 @@ Some index spaces dwarf what play reaches (Surround 5×5 indexes 5.0·10^9 posit
 A game without LOOPY tiers skips steps 2 and 3, which cost about 10 bytes a move: its
 positions are solved **bottom-up**, tier by tier in dependency order, each tier from
 its highest index down (so SWEEP tiers work too), every child found by binary search
-among the positions already solved: 11 bytes a position in all. Both methods are
+among the positions already solved: 13 bytes a position (24 while the search grows
+the sorted set; ``bytes_per_position``). Both methods are
 tested against each other and against the full databases.
 
 Everything per position runs in numba; Python only loops over frontiers.

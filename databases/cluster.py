@@ -10,6 +10,14 @@ renames, so a task run twice, after its worker died, is harmless). Tasks return
 only their tier's counts and timings; the client merges the tier files into the
 database as an in-process build does.
 
+An IMMEDIATE tier larger than ``PIECE_POSITIONS`` is split by index range into
+pieces, one task each (``solver.tiers.solve_piece``), so that one huge tier keeps
+every worker busy; a worker keeps the tiers a piece reads for its next piece of the
+same tier. The tier is solved once its pieces, kept as files, cover it; a resumed
+build solves only the pieces missing. SWEEP tiers read their own higher indices and
+LOOPY tiers their own cycles: each runs whole on one worker, as GamesmanOne's MPI
+solver runs a loopy tier.
+
 Games travel to the workers by name and options (``make_game(name, **options)``),
 never as pickled kernels; each worker loads the numba kernels from its own cache.
 
@@ -27,13 +35,14 @@ import os
 import re
 import socket
 import sys
+import threading
 import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -42,7 +51,7 @@ from tiersolve.errors import TiersolveError
 from tiersolve.games import make_game
 from tiersolve.games.base import Game
 from tiersolve.solver import tiers
-from tiersolve.solver.common import SolveStats, progress_bar
+from tiersolve.solver.common import SolveStats, TierType, progress_bar
 
 #: What to tell a user whose Python lacks dask and distributed.
 INSTALL_HINT = "install the cluster extra: pip install 'tiersolve[cluster]'"
@@ -51,6 +60,8 @@ CONNECT_TIMEOUT = 30
 #: ``tcp://host:port`` (or tls://, ucx://, inproc://), or ``host:port``.
 SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://\S+|[^\s:/]+:\d+)$")
 PARTIAL_SUFFIX = ".partial"
+#: Positions in one piece of a large IMMEDIATE tier (64 MB of one-byte records).
+PIECE_POSITIONS = 1 << 26
 
 
 class ClusterError(TiersolveError):
@@ -93,7 +104,8 @@ class TierTask:
 
 @dataclass(frozen=True)
 class TierResult:
-    """What a task returns: the solved tier's summary and where and how it ran."""
+    """What a task returns: the solved tier's (or piece's) summary and where and how
+    it ran."""
 
     tier: int
     counts: np.ndarray
@@ -102,6 +114,7 @@ class TierResult:
     compile_seconds: float
     peak_bytes: int
     host: str
+    piece: tuple[int, int] | None = None  # (lo, hi) of a piece; None: the whole tier
 
 
 @functools.lru_cache(maxsize=4)
@@ -151,6 +164,76 @@ def solve_tier(task: TierTask, tier: int) -> TierResult:
                       host=socket.gethostname())
 
 
+#: The tiers the last piece task of this worker process read, kept for its next piece
+#: of the same tier: (partial folder, tier) -> records.
+_READS: dict[tuple[str, int], np.ndarray] = {}
+_READS_LOCK = threading.Lock()
+
+
+def _reads_of(game: Game, tier: int) -> set[int]:
+    return {int(t) for t in game.tier_children(tier)} - {tier, tiers.TERMINAL}
+
+
+def _kept_reads(partial: PartialBuild, game: Game, tier: int) -> dict[int, np.ndarray]:
+    """The tiers ``tier`` reads, loaded once per worker for all its pieces of ``tier``
+    (tiers of earlier tasks are let go)."""
+    folder = str(partial.directory)
+    wanted = {(folder, kid) for kid in _reads_of(game, tier)}
+    with _READS_LOCK:
+        for key in set(_READS) - wanted:
+            del _READS[key]
+        for key in wanted - set(_READS):
+            _READS[key] = partial.load(key[1])
+        return {kid: _READS[folder, kid] for _, kid in wanted}
+
+
+def forget_reads() -> None:
+    """Let go of the tiers a worker keeps for its next piece (run on every worker at
+    the end of a build)."""
+    with _READS_LOCK:
+        _READS.clear()
+
+
+def solve_piece(task: TierTask, tier: int, lo: int, hi: int) -> TierResult:
+    """A worker's task: solve local indices ``lo..hi-1`` of the IMMEDIATE ``tier`` and
+    keep them as a piece in the partial build's folder; returns the piece's summary."""
+    game = _game(task.game, task.options_json)
+    partial = _open_partial(Path(task.partial_directory), game)
+    compile_seconds = tiers.warm_up(game)
+    began = time.perf_counter()
+    reads = _kept_reads(partial, game, tier)
+    records, counts, longest = tiers.solve_piece(game, tier, lo, hi, load=reads.__getitem__,
+                                                 threads=task.threads or _worker_threads())
+    partial.save_piece(tier, lo, records, counts, longest)
+    return TierResult(tier=tier, counts=counts, max_remoteness=longest,
+                      seconds=time.perf_counter() - began, compile_seconds=compile_seconds,
+                      peak_bytes=records.nbytes + sum(kept.nbytes for kept in reads.values()),
+                      host=socket.gethostname(), piece=(lo, hi))
+
+
+def piece_ranges(game: Game, tier: int, kept: Iterable[tuple[int, int]],
+                 piece_positions: int = PIECE_POSITIONS) -> list[tuple[int, int]] | None:
+    """The pieces of ``tier`` still to solve, given the (lo, hi) pieces ``kept``, or
+    None if the tier is solved whole (it is not IMMEDIATE, or not larger than one
+    piece).
+
+        >>> game = make_game("domineering", rows=3, cols=3)  # tier 2: C(9, 4) = 126 boards
+        >>> piece_ranges(game, 2, [(50, 100)], piece_positions=40)
+        [(0, 40), (40, 50), (100, 126)]
+        >>> piece_ranges(game, 2, [], piece_positions=200) is None
+        True
+    """
+    size = int(game.tier_sizes[tier])
+    if tiers.tier_type(game, tier) != TierType.IMMEDIATE or size <= piece_positions:
+        return None
+    missing, end = [], 0
+    for lo, hi in sorted(kept) + [(size, size)]:
+        for start in range(end, lo, piece_positions):
+            missing.append((start, min(start + piece_positions, lo)))
+        end = max(end, hi)
+    return missing
+
+
 def critical_path(game: Game, plan: tiers.TierPlan | None = None) -> list[int]:
     """Per tier, the positions on the longest chain of tiers from it to the last
     tier solved (itself included): a task's priority, so the chain that bounds the
@@ -175,17 +258,21 @@ def _dependency_order(plan: tiers.TierPlan) -> list[int]:
     return order
 
 
-def task_peak_bytes(game: Game, tier: int) -> int:
-    """Memory a task takes for ``tier``: its own arrays and the tiers it reads."""
-    reads = {int(t) for t in game.tier_children(tier)} - {tier, tiers.TERMINAL}
+def task_peak_bytes(game: Game, tier: int, piece_positions: int = PIECE_POSITIONS) -> int:
+    """Memory a task takes for ``tier`` (or for one piece of it): its own arrays and
+    the tiers it reads."""
     record_bytes = tiers.records_type(game).itemsize
-    return tiers.work_bytes(game, tier) + sum(int(game.tier_sizes[t]) for t in reads) * record_bytes
+    own = tiers.work_bytes(game, tier)
+    if piece_ranges(game, tier, [], piece_positions) is not None:
+        own = piece_positions * record_bytes
+    return own + sum(int(game.tier_sizes[t]) for t in _reads_of(game, tier)) * record_bytes
 
 
-def largest_task_bytes(game: Game) -> int:
+def largest_task_bytes(game: Game, piece_positions: int = PIECE_POSITIONS) -> int:
     """The most memory any one task takes (a worker must have this much, plus the
     process itself)."""
-    return max((task_peak_bytes(game, t) for t in range(len(game.tier_sizes))), default=0)
+    return max((task_peak_bytes(game, t, piece_positions) for t in range(len(game.tier_sizes))),
+               default=0)
 
 
 @contextmanager
@@ -239,7 +326,10 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
             print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
         if not force:
             _check_worker_memory(client, game)
-        return _run_tiers(client, game, partial.done(), task, progress)
+        try:
+            return _run_tiers(client, game, partial, task, progress)
+        finally:
+            client.run(forget_reads)
 
 
 def _check_worker_memory(client: Any, game: Game) -> None:
@@ -249,19 +339,21 @@ def _check_worker_memory(client: Any, game: Game) -> None:
     limits = [info.get("memory_limit") or 0
               for info in client.scheduler_info().get("workers", {}).values()]
     limits = [limit for limit in limits if limit]
-    needed = largest_task_bytes(game) + KERNEL_BYTES
+    needed = largest_task_bytes(game, PIECE_POSITIONS) + KERNEL_BYTES
     if limits and needed > min(limits):
         raise ClusterError(f"{game.describe()}: the largest tier needs about {human_bytes(needed)} "
                            f"on one worker, but a worker may use only {human_bytes(min(limits))}; "
                            "give the workers more memory (fewer per machine), or use --force")
 
 
-def _run_tiers(client: Any, game: Game, done: dict[int, tuple[np.ndarray, int]],
-               task: TierTask, progress: bool) -> SolveStats:
-    """Submit each tier when the tiers it reads are solved; collect the results."""
+def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
+               progress: bool) -> SolveStats:
+    """Submit each tier (or its pieces) when the tiers it reads are solved; collect
+    the results."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
+    done = partial.done()
     stats = SolveStats()
     for counts, longest in done.values():
         stats.add(counts, longest)
@@ -271,17 +363,32 @@ def _run_tiers(client: Any, game: Game, done: dict[int, tuple[np.ndarray, int]],
     build_id = uuid.uuid4().hex[:8]
     queue = as_completed()
     submitted: dict[str, tuple[int, Any]] = {}  # key -> (tier, future)
+    pieces_out: dict[int, int] = {}  # tier -> its pieces not yet solved
+    remaining = sum(sizes) - sum(sizes[t] for t in done)
+    bar = progress_bar(remaining, f"solving {game.name} on the cluster", progress)
+
+    def submit(tier: int, function: Any, *args: int) -> None:
+        key = "-".join(["solve-tier", *map(str, (tier, *args)), build_id])
+        future = client.submit(function, task, tier, *args, key=key, priority=priority[tier],
+                               pure=False)
+        submitted[future.key] = (tier, future)
+        queue.add(future)
 
     def submit_ready() -> None:
         while plan.ready:
             tier, _ = plan.start()
-            future = client.submit(solve_tier, task, tier, key=f"solve-tier-{tier}-{build_id}",
-                                   priority=priority[tier], pure=False)
-            submitted[future.key] = (tier, future)
-            queue.add(future)
+            kept = partial.pieces(tier)
+            missing = piece_ranges(game, tier, kept, PIECE_POSITIONS)
+            if missing is None:
+                submit(tier, solve_tier)
+                continue
+            for (lo, hi), (counts, longest) in kept.items():  # solved before a resume
+                stats.add(counts, longest)
+                bar.update(hi - lo)
+            pieces_out[tier] = len(missing)
+            for lo, hi in missing:
+                submit(tier, solve_piece, lo, hi)
 
-    remaining = sum(sizes) - sum(sizes[t] for t in done)
-    bar = progress_bar(remaining, f"solving {game.name} on the cluster", progress)
     submit_ready()
     try:
         for future in queue:
@@ -291,14 +398,21 @@ def _run_tiers(client: Any, game: Game, done: dict[int, tuple[np.ndarray, int]],
                 tier = submitted[future.key][0]
                 raise ClusterError(f"{game.name}: tier {tier} killed every worker that ran it "
                                    f"(out of memory? it needs about "
-                                   f"{task_peak_bytes(game, tier):,} bytes); the tiers solved "
-                                   "so far are kept") from None
+                                   f"{task_peak_bytes(game, tier, PIECE_POSITIONS):,} bytes); "
+                                   "the tiers solved so far are kept") from None
             stats.add(result.counts, result.max_remoteness)
-            stats.tier_seconds[result.tier] = result.seconds
+            tier = result.tier
+            stats.tier_seconds[tier] = stats.tier_seconds.get(tier, 0.0) + result.seconds
             stats.compile_seconds = max(stats.compile_seconds, result.compile_seconds)
             stats.peak_bytes = max(stats.peak_bytes, result.peak_bytes)
-            bar.update(sizes[result.tier])
-            plan.finish(result.tier)
+            if result.piece is not None:
+                bar.update(result.piece[1] - result.piece[0])
+                pieces_out[tier] -= 1
+                if pieces_out[tier]:
+                    continue
+            else:
+                bar.update(sizes[tier])
+            plan.finish(tier)
             submit_ready()
     except BaseException:
         client.cancel([future for _, future in submitted.values() if not future.done()])
@@ -310,6 +424,7 @@ def _run_tiers(client: Any, game: Game, done: dict[int, tuple[np.ndarray, int]],
     return stats
 
 
-__all__ = ["ClusterError", "INSTALL_HINT", "TierResult", "TierTask", "check_cluster_options",
-           "cluster_available", "connect", "critical_path", "largest_task_bytes",
-           "solve_on_cluster", "solve_tier", "task_peak_bytes"]
+__all__ = ["ClusterError", "INSTALL_HINT", "PIECE_POSITIONS", "TierResult", "TierTask",
+           "check_cluster_options", "cluster_available", "connect", "critical_path",
+           "forget_reads", "largest_task_bytes", "piece_ranges", "solve_on_cluster", "solve_piece",
+           "solve_tier", "task_peak_bytes"]

@@ -16,7 +16,9 @@ checksum on every chunk, and the file's metadata is written with checksums too
 own small HDF5 file in ``<file>.partial/`` (written under a temporary name, synced
 and renamed, so a file there is always complete). A build that was interrupted
 resumes from those tiers; at the end they are merged into the database file, which
-also appears under its final name only when complete.
+also appears under its final name only when complete. A cluster build may keep a
+large tier as *pieces* (``piece-TTTTTT-LO-HI.h5``, local indices LO..HI-1): the tier
+counts as solved once its pieces cover it, and reads as if it were one file.
 """
 
 from __future__ import annotations
@@ -129,52 +131,117 @@ class PartialBuild:
     def _tier_path(self, tier: int) -> Path:
         return self.directory / f"tier-{tier:06d}.h5"
 
+    def _piece_path(self, tier: int, lo: int, hi: int) -> Path:
+        return self.directory / f"piece-{tier:06d}-{lo:012d}-{hi:012d}.h5"
+
+    @staticmethod
+    def _summary(path: Path, tier: int, size: int) -> tuple[np.ndarray, int]:
+        """(counts, largest remoteness) of a complete kept file of ``size`` records;
+        OSError if it is not one."""
+        try:
+            with h5py.File(path, "r") as kept:
+                attrs = kept.attrs
+                if not attrs.get("complete") or int(attrs["tier"]) != tier or \
+                        kept["records"].shape != (size,):
+                    raise OSError("incomplete")
+                return np.asarray(attrs["counts"], dtype=np.int64), int(attrs["max_remoteness"])
+        except (KeyError, ValueError, IndexError) as error:
+            raise OSError(str(error)) from None
+
     def done(self) -> dict[int, tuple[np.ndarray, int]]:
         """Tiers solved and kept so far: tier -> (counts per value, largest remoteness).
-        A tier file that cannot be read is removed (that tier is solved again)."""
+        A file that cannot be read is removed (that tier or piece is solved again)."""
         found = {}
         for path in sorted(self.directory.glob("tier-*.h5")):
             tier = int(path.stem.split("-")[1])
             try:
-                with h5py.File(path, "r") as tier_file:
-                    attrs = tier_file.attrs
-                    if not attrs.get("complete") or int(attrs["tier"]) != tier or \
-                            tier_file["records"].shape != (int(self.game.tier_sizes[tier]),):
-                        raise OSError("incomplete")
-                    found[tier] = (np.asarray(attrs["counts"], dtype=np.int64),
-                                   int(attrs["max_remoteness"]))
-            except (OSError, KeyError, ValueError, IndexError):
+                found[tier] = self._summary(path, tier, int(self.game.tier_sizes[tier]))
+            except OSError:
                 path.unlink(missing_ok=True)
         for leftover in self.directory.glob("*.tmp"):
             leftover.unlink(missing_ok=True)
+        for tier in sorted(self._piece_tiers() - set(found)):
+            pieces = self.pieces(tier)
+            if _tiles(sorted(pieces), int(self.game.tier_sizes[tier])):
+                found[tier] = (sum(counts for counts, _ in pieces.values()),
+                               max(longest for _, longest in pieces.values()))
         return found
 
-    def save(self, tier: int, records: np.ndarray, counts: np.ndarray, longest: int) -> None:
-        """Keep one solved tier (durably, before its name says it is complete)."""
-        path = self._tier_path(tier)
+    def _piece_tiers(self) -> set[int]:
+        return {int(path.stem.split("-")[1]) for path in self.directory.glob("piece-*.h5")}
+
+    def pieces(self, tier: int) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+        """The kept pieces of ``tier``: (lo, hi) -> (counts, largest remoteness). A
+        piece file that cannot be read is removed."""
+        found = {}
+        for path in sorted(self.directory.glob(f"piece-{tier:06d}-*.h5")):
+            lo, hi = (int(part) for part in path.stem.split("-")[2:])
+            try:
+                found[lo, hi] = self._summary(path, tier, hi - lo)
+            except OSError:
+                path.unlink(missing_ok=True)
+        return found
+
+    def _keep(self, path: Path, tier: int, records: np.ndarray, counts: np.ndarray,
+              longest: int) -> None:
         temporary = path.with_suffix(".tmp")
-        with h5py.File(temporary, "w", libver=LIBVER) as tier_file:
-            tier_file.create_dataset("records", data=records, **_chunked(records.size))
-            tier_file.attrs["tier"] = tier
-            tier_file.attrs["counts"] = counts
-            tier_file.attrs["max_remoteness"] = longest
-            tier_file.attrs["complete"] = 1
+        with h5py.File(temporary, "w", libver=LIBVER) as kept:
+            kept.create_dataset("records", data=records, **_chunked(records.size))
+            kept.attrs["tier"] = tier
+            kept.attrs["counts"] = counts
+            kept.attrs["max_remoteness"] = longest
+            kept.attrs["complete"] = 1
         _sync_and_rename(temporary, path)
+
+    def save(self, tier: int, records: np.ndarray, counts: np.ndarray, longest: int) -> None:
+        """Keep one solved tier (durably, before its name says it is complete); any
+        pieces of it kept before are removed."""
+        self._keep(self._tier_path(tier), tier, records, counts, longest)
+        for path in self.directory.glob(f"piece-{tier:06d}-*.h5"):
+            path.unlink(missing_ok=True)
+
+    def save_piece(self, tier: int, lo: int, records: np.ndarray, counts: np.ndarray,
+                   longest: int) -> None:
+        """Keep local indices ``lo..lo+len(records)-1`` of ``tier`` (as ``save``)."""
+        self._keep(self._piece_path(tier, lo, lo + len(records)), tier, records, counts, longest)
+
+    def _files(self, tier: int) -> list[tuple[int, Path]]:
+        """(first local index, file) of a kept tier: its own file, or its pieces."""
+        whole = self._tier_path(tier)
+        if whole.exists():
+            return [(0, whole)]
+        return [(lo, self._piece_path(tier, lo, hi)) for lo, hi in sorted(self.pieces(tier))]
 
     def load(self, tier: int) -> np.ndarray:
         """The records of a kept tier."""
-        with h5py.File(self._tier_path(tier), "r") as tier_file:
-            return tier_file["records"][()]
+        records = np.empty(int(self.game.tier_sizes[tier]), self.records_type)
+        for lo, path in self._files(tier):
+            with h5py.File(path, "r") as kept:
+                part = kept["records"]
+                if part.shape[0]:
+                    part.read_direct(records, dest_sel=np.s_[lo:lo + part.shape[0]])
+        return records
 
     def blocks(self, tier: int) -> Iterator[tuple[int, np.ndarray]]:
         """(offset, records) of a kept tier, a block at a time."""
-        with h5py.File(self._tier_path(tier), "r") as tier_file:
-            records = tier_file["records"]
-            for lo in range(0, records.shape[0], MERGE_BLOCK):
-                yield lo, records[lo:lo + MERGE_BLOCK]
+        for first, path in self._files(tier):
+            with h5py.File(path, "r") as kept:
+                records = kept["records"]
+                for lo in range(0, records.shape[0], MERGE_BLOCK):
+                    yield first + lo, records[lo:lo + MERGE_BLOCK]
 
     def discard(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _tiles(ranges: list[tuple[int, int]], size: int) -> bool:
+    """Whether the sorted [lo, hi) ranges cover 0..size-1 exactly, end to end."""
+    end = 0
+    for lo, hi in ranges:
+        if lo != end:
+            return False
+        end = hi
+    return end == size
 
 
 def provenance_attributes() -> dict[str, Any]:

@@ -28,9 +28,11 @@ from tiersolve.solver.jit import specialise
 from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
 
 
-def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_size,
+def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none, state_size,
                      max_moves, failure):
-    """Template: solve local indices hi-1 down to lo of ``tier`` into ``records``.
+    """Template: solve local indices hi-1 down to lo of ``tier`` into ``records``,
+    local index ``i`` at ``records[i - first]`` (``first`` is 0 for a whole tier, and
+    a piece's first index when a tier is solved in pieces).
 
     ``addresses[t]`` is the address of tier t's records (0: not solved; for a SWEEP
     tier its own records), ``sizes[t]`` its size; ``none`` is the records' "no
@@ -40,11 +42,11 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_
     if hi <= lo:
         return
     out, state, child, moves = scratch(state_size, max_moves)
-    like = records[lo]
+    like = records[lo - first]
     for local in range(hi - 1, lo - 1, -1):
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
         if count <= 0:  # illegal (0), or primitive with value code -count
-            records[local] = pack_record(-count, 0 if count < 0 else none)
+            records[local - first] = pack_record(-count, 0 if count < 0 else none)
             continue
         best_win = none
         best_tie = none
@@ -76,13 +78,13 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, none, state_
             best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
                                                           worst_lose, draws)
         if problem != 0:  # stop: the positions below may read this one
-            records[local] = pack_record(0, none)
+            records[local - first] = pack_record(0, none)
             return
         value, distance = conclude(best_win, best_tie, worst_lose, draws, none)
         if value != DRAW and distance >= none:
             report_failure(failure, REMOTENESS_OVERFLOW, local, tier, distance)
             distance = 0
-        records[local] = pack_record(value, distance)
+        records[local - first] = pack_record(value, distance)
 
 
 def kernel_for(game):
@@ -94,5 +96,5 @@ def warm_up(game, records_type: np.dtype) -> None:
     """Compile (or load) the kernel for records of ``records_type``."""
     count = len(game.tier_sizes)
     kernel_for(game)(game.data, 0, 0, 0, np.zeros(count, np.int64), np.zeros(count, np.int64),
-                     np.zeros(1, records_type), 0, game.state_size, game.max_moves,
+                     np.zeros(1, records_type), 0, 0, game.state_size, game.max_moves,
                      np.zeros(4, np.int64))

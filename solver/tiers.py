@@ -177,21 +177,82 @@ def chunks_of(size: int, step: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + step, size)) for lo in range(0, size, max(step, 1))]
 
 
-def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype):
-    """An IMMEDIATE or SWEEP tier as a generator of kernel batches (see loopy.solve_tier)."""
+def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype,
+                    piece: tuple[int, int] | None = None):
+    """An IMMEDIATE or SWEEP tier as a generator of kernel batches (see loopy.solve_tier);
+    with ``piece=(lo, hi)``, just those local indices of an IMMEDIATE tier."""
     kernel = bottom_up.kernel_for(game)
-    records = np.empty(int(game.tier_sizes[tier]), dtype)
+    first, end = piece if piece is not None else (0, int(game.tier_sizes[tier]))
+    records = np.empty(end - first, dtype)
     if tier_type(game, tier) == TierType.SWEEP:
         addresses[tier] = address_of(records) if records.size else 0
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     failures = [no_failure() for _ in chunks]
-    yield [(kernel, (game.data, tier, lo, hi, addresses, sizes, records, record_none(dtype),
-                     game.state_size, game.max_moves, failure))
+    yield [(kernel, (game.data, tier, lo, hi, addresses, sizes, records, first,
+                     record_none(dtype), game.state_size, game.max_moves, failure))
            for (lo, hi), failure in zip(chunks, failures)]
     failed = first_failure(failures)
     if failed is not None:
         raise ContractFailure(failed)
     return records, None
+
+
+def _read_address(records: np.ndarray) -> int:
+    """A solved tier's entry in a kernel's address table (-1: an empty tier, nothing
+    to read, but solved)."""
+    return address_of(records) if records.size else -1
+
+
+def solve_piece(game: SolvableGame, tier: int, lo: int, hi: int, *,
+                load: Callable[[int], np.ndarray],
+                threads: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """Solve local indices ``lo..hi-1`` of the IMMEDIATE ``tier`` alone: returns their
+    records, counts per value and largest remoteness. ``load(t)`` gives the records
+    of each tier that ``tier`` reads. Pieces laid end to end are the records ``solve``
+    makes for the whole tier: a cluster build splits a large tier into pieces, so
+    that several workers share it.
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("ttt", rows=3, cols=4)
+        >>> whole = {}
+        >>> _ = solve(game, progress=False, only={11, 12},
+        ...           sink=lambda tier, records, counts, longest: whole.update({tier: records}))
+        >>> size = int(game.tier_sizes[11])
+        >>> pieces = [solve_piece(game, 11, lo, hi, load=whole.get)[0]
+        ...           for lo, hi in ((0, 5), (5, 100), (100, size))]
+        >>> bool((np.concatenate(pieces) == whole[11]).all())
+        True
+
+    Raises SolverError for a tier of another type, a range outside the tier, or a
+    game that breaks the contract."""
+    kind = tier_type(game, tier)
+    size = int(game.tier_sizes[tier])
+    if kind != TierType.IMMEDIATE:
+        raise SolverError(f"{game.name}: tier {tier} is a {kind.name} tier; only IMMEDIATE "
+                          "tiers can be solved in pieces")
+    if not 0 <= lo <= hi <= size:
+        raise SolverError(f"{game.name}: piece {lo}..{hi} is outside tier {tier}'s {size:,} positions")
+    threads = threads or os.cpu_count() or 1
+    warm_up(game)
+    dtype = records_type(game)
+    addresses = np.zeros(len(game.tier_sizes), dtype=np.int64)
+    reads = {}  # held here while the kernels read them
+    for kid in sorted(set(game.tier_children(tier)) - {tier, TERMINAL}):
+        reads[kid] = np.ascontiguousarray(load(kid), dtype=dtype)
+        addresses[kid] = _read_address(reads[kid])
+    chunks = [(lo + a, lo + b) for a, b in chunks_of(hi - lo, CHUNK)]
+    steps = _bottom_up_tier(game, tier, addresses, chunks, dtype, piece=(lo, hi))
+    calls = next(steps)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        results = list(pool.map(lambda call: call[0](*call[1]), calls))
+    try:
+        steps.send(results)
+    except StopIteration as finished:
+        records, _ = finished.value
+    except ContractFailure as error:
+        raise SolverError(describe_failure(game, tier, error.failure)) from None
+    counts, longest = tier_summary(records)
+    return records, counts, longest
 
 
 @dataclass
@@ -264,9 +325,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
                     raise SolverError(f"{game.name}: tier {kid} is needed but was neither solved "
                                       "nor can it be loaded")
                 resident[kid] = np.ascontiguousarray(load(kid), dtype=dtype)
-            addresses[kid] = address_of(resident[kid]) if resident[kid].size else 0
-            if not resident[kid].size:  # an empty tier: nothing to read, but it is solved
-                addresses[kid] = -1
+            addresses[kid] = _read_address(resident[kid])
         size = int(sizes[tier])
         kind = tier_type(game, tier)
         if kind == TierType.LOOPY:

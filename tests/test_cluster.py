@@ -88,9 +88,59 @@ def test_the_command_starts_its_own_local_cluster_and_uses_the_work_dir(tmp_path
     assert work.is_dir() and not (work / "domineering.h5.partial").exists()
 
 
-def test_a_killed_worker_changes_nothing(tmp_path, local_cluster, reference):
-    name, options = LOA_4X4
-    out = tmp_path / "loa.h5"
+def test_a_tier_in_pieces_equals_the_in_process_build(tmp_path, local_cluster, reference,
+                                                      monkeypatch):
+    name, options = "domineering", {"rows": 4, "cols": 4}  # tiers of up to 12,870 boards
+    monkeypatch.setattr(cluster, "PIECE_POSITIONS", 1000)
+    split = spy_on_pieces(monkeypatch)
+    out = tmp_path / "pieces.h5"
+    build_database(make_game(name, **options), out, progress=False,
+                   scheduler=local_cluster.scheduler_address)
+    assert_same_database(out, reference(name, options))
+    assert max(len(pieces) for pieces in split.values()) == 13  # the largest tier in 13 pieces
+
+
+def test_a_resumed_build_solves_only_the_missing_pieces(tmp_path, local_cluster, reference,
+                                                         monkeypatch):
+    name, options = "domineering", {"rows": 4, "cols": 4}
+    game, out = make_game(name, **options), tmp_path / "resumed.h5"
+    kept = PartialBuild(out, game, tiers.records_type(game))
+    tiers.solve(game, threads=1, progress=False, sink=kept.save, only=range(5, 9))
+    for lo, hi in ((0, 1000), (3000, 4000)):  # two pieces of tier 4, C(16, 8) = 12,870 boards
+        records, counts, longest = tiers.solve_piece(game, 4, lo, hi, load=kept.load)
+        kept.save_piece(4, lo, records, counts, longest)
+    monkeypatch.setattr(cluster, "PIECE_POSITIONS", 1000)
+    split = spy_on_pieces(monkeypatch)
+    build_database(game, out, progress=False, scheduler=local_cluster.scheduler_address)
+    assert_same_database(out, reference(name, options))
+    assert split[4][:3] == [(1000, 2000), (2000, 3000), (4000, 5000)]
+    assert sum(hi - lo for lo, hi in split[4]) == 12870 - 2000
+
+
+def spy_on_pieces(monkeypatch) -> dict[int, list[tuple[int, int]]]:
+    """The pieces the client submits, per tier."""
+    split: dict[int, list[tuple[int, int]]] = {}
+    real = cluster.piece_ranges
+
+    def recording(game, tier, kept, piece_positions):
+        pieces = real(game, tier, kept, piece_positions)
+        if pieces is not None:
+            split[tier] = pieces
+        return pieces
+
+    monkeypatch.setattr(cluster, "piece_ranges", recording)
+    return split
+
+
+@pytest.mark.parametrize("name, options, pieces, trigger", [
+    (*LOA_4X4, None, "tier-000012.h5"),  # the three largest (loopy) tiers are left
+    ("domineering", {"rows": 5, "cols": 5}, 1 << 17, "piece-000006-*.h5"),  # pieces of C(25,12)
+], ids=["loopy-tiers", "pieces"])
+def test_a_killed_worker_changes_nothing(tmp_path, local_cluster, reference, monkeypatch,
+                                         name, options, pieces, trigger):
+    if pieces is not None:
+        monkeypatch.setattr(cluster, "PIECE_POSITIONS", pieces)
+    out = tmp_path / "killed.h5"
     expected = reference(name, options)
     client = distributed.Client(local_cluster)
     pids = client.run(os.getpid)
@@ -108,7 +158,7 @@ def test_a_killed_worker_changes_nothing(tmp_path, local_cluster, reference):
     partial = out.with_name(out.name + ".partial")
     killed, deadline = None, time.monotonic() + 60
     while killed is None and builder.is_alive() and time.monotonic() < deadline:
-        if (partial / "tier-000012.h5").exists():  # the three largest tiers are left
+        if any(partial.glob(trigger)):
             busy = [address for address, keys in client.processing().items() if keys]
             if busy:
                 killed = busy[0]

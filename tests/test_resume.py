@@ -166,3 +166,27 @@ def test_kept_tiers_and_the_database_carry_checksums(tmp_path):
     assert list(partial.done()) == [0]
     partial.discard()
     assert os.path.exists(out)
+
+
+@pytest.mark.parametrize("pieces, whole", [(((0, 5000), (5000, 12870)), True),
+                                           (((0, 5000), (6000, 12870)), False)],
+                         ids=["covering", "with-a-gap"])
+def test_a_tier_kept_in_pieces_resumes_in_process(tmp_path, pieces, whole):
+    """A cluster build may keep a large tier as pieces: pieces that cover their tier
+    make it solved, and read as the tier; a tier with a gap is solved again whole,
+    and its pieces go."""
+    from tiersolve.databases.format import PartialBuild
+    from tiersolve.solver import tiers
+
+    game = make_game("domineering", rows=4, cols=4)  # tier 4: C(16, 8) = 12,870 boards
+    reference = tmp_path / "reference.h5"
+    build_database(game, reference, progress=False, threads=1)
+    out = tmp_path / "resumed.h5"
+    kept = PartialBuild(out, game, tiers.records_type(game))
+    tiers.solve(game, threads=1, progress=False, sink=kept.save, only=range(5, 9))
+    for lo, hi in pieces:
+        kept.save_piece(4, lo, *tiers.solve_piece(game, 4, lo, hi, load=kept.load))
+    assert (4 in kept.done()) == whole
+    report = build_database(game, out, progress=False, threads=1)
+    assert report.resumed_tiers == (5 if whole else 4)
+    same_database(out, reference)

@@ -8,6 +8,10 @@ memory per position, and file size per position. Each case is built in a fresh p
     tiersolve bench --cold                           # include numba compilation
     tiersolve bench --speedup "loa --rows 5 --cols 5 --max-pieces 4"
                                        # 1 vs 2 threads on the case's largest tier
+    tiersolve bench --speedup --tier 12 "domineering --rows 6 --cols 6 --symmetry"
+                                       # 1 vs 2 threads on one tier, without the build
+    tiersolve bench --acyclic                        # every acyclic game, positions/s
+    tiersolve bench --huge                           # Domineering 6x6 (about 2 hours, 16 GB)
     tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
     tiersolve bench --reachable                      # databases of what play reaches
     tiersolve bench --cluster                        # in-process against a local Dask cluster
@@ -66,6 +70,20 @@ REACHABLE_CASES = [
     "surround --rows 6 --cols 6 --reachable",
     "clobber --rows 4 --cols 5 --reachable",
 ]
+#: Every game without loopy tiers at its benchmark size, for its positions per second
+#: (``--acyclic``; 1,2,...,10 has 22 positions, too few to time).
+ACYCLIC_CASES = [
+    "ttt --rows 4 --cols 4",
+    "northcott --rows 4 --cols 7",
+    "surround --rows 4 --cols 5 --wormholes",
+    "konane --rows 5 --cols 5",
+    "domineering --rows 6 --cols 5",
+    "clobber --rows 3 --cols 6",
+    "breakthrough --rows 5 --cols 4",
+    "knightthrough --rows 5 --cols 4",
+]
+#: Builds of hours (``--huge``): every position of 6x6 Domineering, 16 GB at its peak.
+HUGE_CASES = ["domineering --rows 6 --cols 6 --symmetry"]
 #: Domineering in-process and on a local Dask cluster of 2 workers (``--cluster``).
 CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
                  for rows in (5, 6) for symmetry in ("", " --symmetry")
@@ -95,6 +113,35 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     for key in ("file_bytes", "planned_peak_bytes", "peak_rss_bytes", "solver_peak_bytes"):
         report[key.replace("_bytes", "") + "_bytes_per_position"] = report[key] / positions
     return report
+
+
+def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
+    """Time one tier of a case alone with 1 and with 2 threads, in this process: the
+    tiers it reads (and theirs) are solved first, untimed. For builds too long to
+    run twice (``--speedup`` builds the whole case twice)."""
+    from tiersolve.databases.cli import build_parser, game_from_args
+    from tiersolve.solver import tiers
+
+    game = game_from_args(build_parser().parse_args(shlex.split(case)))
+    if not 0 <= tier < game.tiers.count:
+        raise SystemExit(f"bench: error: '{case}' has tiers 0..{game.tiers.count - 1}, not {tier}")
+    below, frontier = set(), [tier]
+    while frontier:  # every tier that tier's tiers read, however far down
+        for kid in set(game.tier_children(frontier.pop())) - {tiers.TERMINAL} - below - {tier}:
+            below.add(kid)
+            frontier.append(kid)
+    kept: dict[int, tuple] = {}
+    tiers.solve(game, progress=False, only=below,
+                sink=lambda t, records, counts, longest: kept.update({t: (records, counts, longest)}))
+    timed = []
+    for threads in (1, 2):
+        stats = tiers.solve(game, threads=threads, progress=False, only={tier},
+                            done={t: (counts, longest) for t, (_, counts, longest) in kept.items()},
+                            load=lambda t: kept[t][0])
+        timed.append({"case": case, "threads": threads,
+                      "largest_tier": f"{tier} ({int(game.tier_sizes[tier]):,} positions)",
+                      "largest_tier_seconds": stats.tier_seconds[tier]})
+    return timed[0], timed[1]
 
 
 def plan_case(case: str) -> dict:
@@ -170,9 +217,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
                         help="the --reachable cases (databases of what play reaches from the start)")
     parser.add_argument("--cluster", action="store_true",
                         help="Domineering 5x5 and 6x5 in-process and on a local Dask cluster")
+    parser.add_argument("--acyclic", action="store_true",
+                        help="every game without loopy tiers at its benchmark size")
+    parser.add_argument("--huge", action="store_true",
+                        help="the builds of hours: " + "; ".join(HUGE_CASES))
+    parser.add_argument("--tier", type=int, default=None, metavar="T",
+                        help="with --speedup: time only tier T (the tiers it reads are solved "
+                             "first, untimed), in this process")
     args = parser.parse_args(argv)
+    if args.tier is not None and not args.speedup:
+        parser.error("--tier goes with --speedup")
     cases = args.cases or (LARGE_CASES if args.large else REACHABLE_CASES if args.reachable
-                           else CLUSTER_CASES if args.cluster else STANDARD_CASES)
+                           else CLUSTER_CASES if args.cluster else ACYCLIC_CASES if args.acyclic
+                           else HUGE_CASES if args.huge else STANDARD_CASES)
     if args.plan:
         plans = [plan_case(case) for case in cases]
         print(json.dumps(plans, indent=2) if args.json else plan_table(plans))
@@ -180,7 +237,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     reports = []
     with tempfile.TemporaryDirectory(prefix="bench-") as workdir:
         for case in cases:
-            if args.speedup:
+            if args.tier is not None:
+                reports.append(tier_speedup(case, args.tier))
+            elif args.speedup:
                 reports.append((run_case(case, 1, args.cold, Path(workdir)),
                                 run_case(case, 2, args.cold, Path(workdir))))
             else:

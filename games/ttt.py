@@ -20,7 +20,7 @@ from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, normalise_dashes,
     rows_option, square_name,
 )
-from tiersolve.hashers.bits import popcount
+from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.solver.jit import jit
@@ -72,20 +72,51 @@ def _has_line(mask, lines):
     return False
 
 
-@jit
-def primitive(data, state, move_count):
-    params, lines = data
-    xs, os_ = code_masks(state, params[CELLS], X, O)
+@jit(inline="always")
+def _outcome(params, lines, xs, os_, turn, full):
+    """The value code of a finished game for the player to move, ILLEGAL, or UNDECIDED."""
     x_line = _has_line(xs, lines)
     o_line = _has_line(os_, lines)
-    mover_line, last_line = (x_line, o_line) if state[0] == 0 else (o_line, x_line)
+    mover_line, last_line = (x_line, o_line) if turn == 0 else (o_line, x_line)
     if mover_line:  # the game would have ended when the mover made that line
         return ILLEGAL
     if last_line:
         return WIN if params[IS_MISERE] else LOSE
-    if move_count == 0:
+    if full:
         return TIE
     return UNDECIDED
+
+
+@jit
+def primitive(data, state, move_count):
+    params, lines = data
+    xs, os_ = code_masks(state, params[CELLS], X, O)
+    return _outcome(params, lines, xs, os_, state[0], move_count == 0)
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    """The composition of the five functions, on bit masks: a mark on each empty cell
+    (move code = the cell), ranked without a state vector."""
+    params, lines = data
+    cells = params[CELLS]
+    xs, os_ = unrank_board(local, cells, (tier + 1) // 2, tier // 2)
+    turn = tier & 1
+    code = _outcome(params, lines, xs, os_, turn, tier == cells)
+    if code != UNDECIDED:
+        return -np.int64(code)
+    empty = ~(xs | os_) & ((np.int64(1) << cells) - 1)
+    count = 0
+    while empty:
+        cell = lowest_bit(empty)
+        empty &= empty - 1
+        mark = np.int64(1) << cell
+        out[count, 0] = tier + 1
+        out[count, 1] = rank_board(xs | mark, os_, cells) if turn == 0 else rank_board(xs, os_ | mark, cells)
+        out[count, 2] = 0
+        out[count, 3] = cell
+        count += 1
+    return count
 
 
 def line_masks(rows: int, cols: int, k: int, diagonal: bool) -> np.ndarray:
@@ -114,7 +145,7 @@ class TicTacToe(Game):
         Option("diagonal", bool, False, "diagonal lines count too"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = x, 1 = o), then cells top row first (0 empty, 1 x, 2 o)"
 
     def build(self) -> None:

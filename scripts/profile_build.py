@@ -17,6 +17,7 @@ timed through solver.tiers with one thread.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,7 +25,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
 
-from tiersolve.games import game_class, make_game  # noqa: E402
+from tiersolve.databases.cli import add_game_options, game_from_args  # noqa: E402
+from tiersolve.games import GAMES, game_class  # noqa: E402
 from tiersolve.games.base import Game  # noqa: E402
 from tiersolve.solver import tiers  # noqa: E402
 from tiersolve.solver.common import scratch  # noqa: E402
@@ -152,14 +154,18 @@ def profile(game: Game) -> dict[str, float]:
 
 def main(argv: list[str]) -> int:
     """``profile_build.py GAME [--option N ...]``: print the stages' seconds."""
-    name, *rest = argv
-    options: dict[str, int | bool] = {}
-    specs = {o.flag: o for o in game_class(name).options_spec}
-    while rest:
-        flag = rest.pop(0)
-        option = specs[flag]
-        options[option.name] = True if option.kind is bool else int(rest.pop(0))
-    game = make_game(name, **options)
+    parser = argparse.ArgumentParser(
+        prog="profile_build.py", description=__doc__.split("\n\n")[0],
+        epilog="example: python scripts/profile_build.py domineering --rows 5 --cols 5")
+    parser.add_argument("game", choices=list(GAMES), metavar="GAME", help=", ".join(GAMES))
+    chosen, rest = parser.parse_known_args(argv)
+    with_options = argparse.ArgumentParser(prog=f"profile_build.py {chosen.game}")
+    add_game_options(with_options, game_class(chosen.game))
+    args = with_options.parse_args(rest, namespace=chosen)
+    try:
+        game = game_from_args(args)
+    except ValueError as error:
+        with_options.error(str(error))
     results = profile(game)
     positions, children = int(results.pop("positions")), int(results.pop("children total"))
     print(f"{game.describe()}: {positions:,} positions, {children:,} moves of positions in play")

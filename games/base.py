@@ -6,9 +6,11 @@ subclass holding the options, the index space (tiers) and the text notation.
 ``games.tester.check_game`` checks every item below on whole small boards and names
 the position and tier that break it; every registered game runs it in the tests.
 
-Numba functions (``GameFunctions``). ``data`` is the tuple of arrays the Game
-instance builds (options, tables), so one compiled kernel serves every size and
-variant. All run in nopython mode and must not allocate per call where avoidable.
+Numba functions (``GameFunctions``). ``data`` is the NamedTuple of arrays the Game
+instance builds (its ``<Game>Data`` class: ``params`` for the options and sizes, and
+the game's tables, each field named and described), so one compiled kernel serves
+every size and variant, and kernels read ``data.neighbours``, never ``data[3]``.
+All run in nopython mode and must not allocate per call where avoidable.
 
 * ``decode(data, tier, local, state)`` REQUIRED. Writes the state of index ``local``
   of ``tier`` into ``state``. Precondition: ``0 <= local < tier size``; the index

@@ -26,6 +26,8 @@ State vector: ``[turn, cells...]`` (turn 0 = white; cells in text order, 0 empty
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError
@@ -42,16 +44,28 @@ EMPTY, WHITE, BLACK = 0, 1, 2
 SYMBOLS = "-wb"
 QUIET, CAPTURE = 1, 2      # step kinds (a bit mask: a step may allow both)
 STEPS = 4                  # most steps a piece has
-# data: params, tier_of, tier_counts, steps, kinds, region, backwards, mirror, bit_of
-TIER_OF, TIER_COUNTS, STEP_TARGETS, STEP_KINDS, REGION, BACKWARDS, MIRROR, BIT_OF = range(1, 9)
+
+
+class BreakthroughData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray        # [cells, symmetry]
+    tier_of: np.ndarray       # [black, white, black on the top row] -> tier (-1: none)
+    tier_counts: np.ndarray   # tier -> (black, white, black on the top row)
+    step_targets: np.ndarray  # [side, bit, step] -> target bit (-1: off the board)
+    step_kinds: np.ndarray    # [side, bit, step] -> QUIET | CAPTURE
+    region: np.ndarray        # [top row, middle, bottom row] masks (hashers.regions)
+    backwards: np.ndarray     # permutation table reversing the middle cells
+    mirror: np.ndarray        # permutation table of the left-right mirror
+    bit_of: np.ndarray        # text cell -> bit (bits count from the bottom-left cell)
 
 
 @jit(inline="always")
 def _rank(data, black, white, turn):
     """Index within the tier: twice the (canonical) board rank, plus the turn."""
-    region, backwards, mirror = data[REGION], data[BACKWARDS], data[MIRROR]
+    region, backwards, mirror = data.region, data.backwards, data.mirror
     rank = rank_region_board(black, white, region, backwards)
-    if data[0][SYMMETRY]:
+    if data.params[SYMMETRY]:
         rank = max(rank, rank_region_board(permute(black, mirror, 0), permute(white, mirror, 0),
                                            region, backwards))
     return 2 * rank + turn
@@ -59,13 +73,13 @@ def _rank(data, black, white, turn):
 
 @jit(inline="always")
 def _tier(data, black, white):
-    return data[TIER_OF][popcount(black), popcount(white), popcount(black & data[REGION][F])]
+    return data.tier_of[popcount(black), popcount(white), popcount(black & data.region[F])]
 
 
 @jit(inline="always")
 def _arrivals(data, white, black):
     """(White stands on the top row, Black stands on the bottom row)."""
-    return white & data[REGION][F] != 0, black & data[REGION][G] != 0
+    return white & data.region[F] != 0, black & data.region[G] != 0
 
 
 @jit(inline="always")
@@ -107,14 +121,14 @@ def _legal_moves(steps, kinds, side, mine, theirs, moves):
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    counts, steps, kinds = data[TIER_COUNTS], data[STEP_TARGETS], data[STEP_KINDS]
+    counts, steps, kinds = data.tier_counts, data.step_targets, data.step_kinds
     turn = local & 1
-    black, white = unrank_region_board(local >> 1, data[REGION], counts[tier, 0], counts[tier, 1],
-                                       counts[tier, 2], data[BACKWARDS])
-    if data[0][SYMMETRY] and _rank(data, black, white, turn) != local:
+    black, white = unrank_region_board(local >> 1, data.region, counts[tier, 0], counts[tier, 1],
+                                       counts[tier, 2], data.backwards)
+    if data.params[SYMMETRY] and _rank(data, black, white, turn) != local:
         return -np.int64(NONCANONICAL)
     mine, theirs = (white, black) if turn == 0 else (black, white)
-    far_row = data[REGION][F] if turn == 0 else data[REGION][G]
+    far_row = data.region[F] if turn == 0 else data.region[G]
     count = _legal_moves(steps, kinds, turn, mine, theirs, moves)
     for m in range(count):
         cell, k = moves[m] // STEPS, moves[m] % STEPS
@@ -138,7 +152,7 @@ def expand(data, tier, local, out, state, child, moves):
 @jit(inline="always")
 def _masks(data, state):
     """(white, black) bit masks; bits count from the bottom-left cell upwards."""
-    params, bit_of = data[0], data[BIT_OF]
+    params, bit_of = data.params, data.bit_of
     white = 0
     black = 0
     for c in range(params[CELLS]):
@@ -157,9 +171,9 @@ def encode(data, state):
 
 @jit
 def decode(data, tier, local, state):
-    params, counts, bit_of = data[0], data[TIER_COUNTS], data[BIT_OF]
-    black, white = unrank_region_board(local >> 1, data[REGION], counts[tier, 0], counts[tier, 1],
-                                       counts[tier, 2], data[BACKWARDS])
+    params, counts, bit_of = data.params, data.tier_counts, data.bit_of
+    black, white = unrank_region_board(local >> 1, data.region, counts[tier, 0], counts[tier, 1],
+                                       counts[tier, 2], data.backwards)
     state[0] = local & 1
     for c in range(params[CELLS]):
         bit = bit_of[c]
@@ -171,12 +185,12 @@ def generate_moves(data, state, moves):
     """Move code = bit of the moving piece * 4 + step."""
     white, black = _masks(data, state)
     mine, theirs = (white, black) if state[0] == 0 else (black, white)
-    return _legal_moves(data[STEP_TARGETS], data[STEP_KINDS], state[0], mine, theirs, moves)
+    return _legal_moves(data.step_targets, data.step_kinds, state[0], mine, theirs, moves)
 
 
 @jit
 def do_move(data, state, move, child):
-    params, steps, bit_of = data[0], data[STEP_TARGETS], data[BIT_OF]
+    params, steps, bit_of = data.params, data.step_targets, data.bit_of
     cell, k = move // STEPS, move % STEPS
     target = steps[state[0], cell, k]
     child[:] = state
@@ -236,10 +250,11 @@ class Breakthrough(Game):
         middle = cells - 2 * cols
         bit_of = [(rows - 1 - c // cols) * cols + c % cols for c in range(cells)]  # text cell -> bit
         mirror = [r * cols + cols - 1 - c for r in range(rows) for c in range(cols)]
-        self.data = (np.array([cells, self.options["symmetry"]], dtype=np.int64), tier_of,
-                     np.array(keys, dtype=np.int64), steps, kinds, region,
-                     permutation_tables([list(range(middle))[::-1]], middle),
-                     permutation_tables([mirror], cells), np.array(bit_of, dtype=np.int64))
+        self.data = BreakthroughData(
+            params=np.array([cells, self.options["symmetry"]], dtype=np.int64), tier_of=tier_of,
+            tier_counts=np.array(keys, dtype=np.int64), step_targets=steps, step_kinds=kinds,
+            region=region, backwards=permutation_tables([list(range(middle))[::-1]], middle),
+            mirror=permutation_tables([mirror], cells), bit_of=np.array(bit_of, dtype=np.int64))
         self.state_size = 1 + cells
         self.max_moves = STEPS * pieces
         self.loopy = False
@@ -264,7 +279,7 @@ class Breakthrough(Game):
 
     def tier_children(self, tier: int) -> set[int]:
         b, w, t = self.tiers.keys[tier]
-        tier_of = self.data[TIER_OF]
+        tier_of = self.data.tier_of
         candidates = [(b, w, t), (b, w, t - 1), (b - 1, w, t), (b, w - 1, t), (b, w - 1, t - 1)]
         return {int(tier_of[key]) for key in candidates if min(key) >= 0 and tier_of[key] >= 0}
 
@@ -295,7 +310,7 @@ class Breakthrough(Game):
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]
         cell, k = divmod(move, STEPS)
-        target = int(self.data[STEP_TARGETS][state[0], cell, k])
+        target = int(self.data.step_targets[state[0], cell, k])
 
         def name(bit: int) -> str:
             return square_name(rows - 1 - bit // cols, bit % cols, rows)

@@ -18,6 +18,8 @@ State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.games.base import (
@@ -35,6 +37,16 @@ CELLS, IS_MISERE, SYMMETRIES, BLACK_START, WHITE_START = 0, 1, 2, 3, 4
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "-bw"
 DIRECTIONS = ("up", "down", "left", "right")
+
+
+class ClobberData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray           # [cells, misere, symmetries, black start, white start]
+    tier_of: np.ndarray          # [black, white] -> tier (-1: none)
+    tier_counts: np.ndarray      # tier -> (black, white)
+    neighbours: np.ndarray       # [cell, up/down/left/right] -> cell (-1: off the board)
+    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
 
 
 @jit(inline="always")
@@ -98,7 +110,7 @@ def decode(data, tier, local, state):
 @jit
 def generate_moves(data, state, moves):
     """Move code = cell * 4 + direction (up, down, left, right)."""
-    neighbours = data[3]
+    neighbours = data.neighbours
     mine, theirs = (BLACK, WHITE) if state[0] == 0 else (WHITE, BLACK)
     count = 0
     for cell in range(state.shape[0] - 1):
@@ -114,7 +126,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    neighbours = data[3]
+    neighbours = data.neighbours
     cell, direction = move // 4, move % 4
     child[:] = state
     child[1 + neighbours[cell, direction]] = state[1 + cell]
@@ -125,7 +137,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def orthogonal_neighbours(rows: int, cols: int) -> np.ndarray:
@@ -165,9 +177,11 @@ class Clobber(Game):
         self.tiers = TierLayout(keys=keys, sizes=[int(board_count(cells, b, w)) for b, w in keys])
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        self.data = (np.array([cells, self.options["misere"], len(symmetries), black_start, white_start],
-                              dtype=np.int64), tier_of, np.array(keys, dtype=np.int64).reshape(-1, 2),
-                     orthogonal_neighbours(rows, cols), permutation_tables(symmetries, cells))
+        self.data = ClobberData(
+            params=np.array([cells, self.options["misere"], len(symmetries), black_start, white_start],
+                            dtype=np.int64),
+            tier_of=tier_of, tier_counts=np.array(keys, dtype=np.int64).reshape(-1, 2),
+            neighbours=orthogonal_neighbours(rows, cols), symmetry_tables=permutation_tables(symmetries, cells))
         self.state_size = 1 + cells
         self.max_moves = 4 * cells
         self.loopy = False
@@ -177,10 +191,10 @@ class Clobber(Game):
 
     def tier_children(self, tier: int) -> set[int]:
         b, w = self.tiers.keys[tier]
-        black_start = int(self.data[0][BLACK_START])
-        white_start = int(self.data[0][WHITE_START])
+        black_start = int(self.data.params[BLACK_START])
+        white_start = int(self.data.params[WHITE_START])
         child = (b, w - 1) if (white_start - w) == (black_start - b) else (b - 1, w)
-        tier_of = self.data[1]
+        tier_of = self.data.tier_of
         return {int(tier_of[child])} if min(child) >= 0 else set()
 
     def _is_black_cell(self, cell: int) -> bool:
@@ -195,7 +209,7 @@ class Clobber(Game):
     def parse(self, text: str) -> np.ndarray:
         turn, cells = self.parse_board(text, "bw", SYMBOLS)
         blacks, whites = cells.count(BLACK), cells.count(WHITE)
-        black_start, white_start = int(self.data[0][BLACK_START]), int(self.data[0][WHITE_START])
+        black_start, white_start = int(self.data.params[BLACK_START]), int(self.data.params[WHITE_START])
         taken_by_black, taken_by_white = white_start - whites, black_start - blacks
         if taken_by_black - taken_by_white not in (0, 1) or min(taken_by_black, taken_by_white) < 0:
             raise ValueError(f"{text!r} has {blacks} black and {whites} white stones, which play "
@@ -213,7 +227,7 @@ class Clobber(Game):
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]
         cell, direction = divmod(move, 4)
-        target = int(self.data[3][cell, direction])
+        target = int(self.data.neighbours[cell, direction])
         return f"{square_name(cell // cols, cell % cols, rows)}x{square_name(target // cols, target % cols, rows)}"
 
 

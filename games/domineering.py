@@ -15,6 +15,8 @@ State vector: ``[turn, cells...]`` (turn 0 = v; cells in text order, 0 empty, 1 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.games.base import (
@@ -30,6 +32,14 @@ from tiersolve.solver.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES = 0, 1, 2
 SYMBOLS = "-#"
+
+
+class DomineeringData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray           # [cells, misere, symmetries]
+    dominoes: np.ndarray         # [v/h, k] -> mask of placement k (-1 padded)
+    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
 
 
 @jit(inline="always")
@@ -78,7 +88,7 @@ def encode(data, state):
 
 @jit
 def decode(data, tier, local, state):
-    cells = data[0][CELLS]
+    cells = data.params[CELLS]
     covered = unrank_subset(local, 2 * tier, cells)
     state[0] = tier % 2
     for c in range(cells):
@@ -113,7 +123,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def domino_table(rows: int, cols: int) -> np.ndarray:
@@ -149,10 +159,11 @@ class Domineering(Game):
         self.tiers = TierLayout(keys=[(2 * k,) for k in tiers],
                                 sizes=[int(subset_count(cells, 2 * k)) for k in tiers])
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True) if self.options["symmetry"] else []
-        self.data = (np.array([cells, self.options["misere"], len(symmetries)], dtype=np.int64),
-                     domino_table(rows, cols), permutation_tables(symmetries, cells))
+        self.data = DomineeringData(params=np.array([cells, self.options["misere"], len(symmetries)], dtype=np.int64),
+                           dominoes=domino_table(rows, cols),
+                           symmetry_tables=permutation_tables(symmetries, cells))
         self.state_size = 1 + cells
-        self.max_moves = int(self.data[1].shape[1])
+        self.max_moves = int(self.data.dominoes.shape[1])
         self.loopy = False
         self.remoteness_bound = cells // 2
         self.hasher = {"name": "combinations", "tiers": "covered cells 2k (turn: k even = v)",
@@ -180,7 +191,7 @@ class Domineering(Game):
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         rows, cols = self.options["rows"], self.options["cols"]
-        domino = int(self.data[1][state[0], move])
+        domino = int(self.data.dominoes[state[0], move])
         first = (domino & -domino).bit_length() - 1
         second = domino.bit_length() - 1
         # One order for both kinds: from the square nearer a1 (b3-c3, b1-b2).

@@ -18,6 +18,8 @@ rank0 counted from the bottom).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
@@ -34,9 +36,16 @@ WK, BK, WN, BN = 1, 2, 3, 4
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 
+class KnightsDanceData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray  # [squares, jump block, misere]
+    jumps: np.ndarray   # the knight jumps of every square (jump_table)
+
+
 @jit
 def decode(data, tier, local, state):
-    squares = data[0][SQUARES]
+    squares = data.params[SQUARES]
     state[0] = local & 1
     rest = local >> 1
     for piece in range(BN, WK - 1, -1):
@@ -46,7 +55,7 @@ def decode(data, tier, local, state):
 
 @jit
 def encode(data, state):
-    squares = data[0][SQUARES]
+    squares = data.params[SQUARES]
     index = 0
     for piece in range(WK, BN + 1):
         index = index * squares + state[piece]
@@ -91,14 +100,14 @@ def primitive(data, state, move_count):
     wk, bk, wn, bn = state[WK], state[BK], state[WN], state[BN]
     if wk == bk or wn == wk or bn == bk:
         return ILLEGAL
-    over = WIN if data[0][IS_MISERE] else LOSE  # the opponent just captured
+    over = WIN if data.params[IS_MISERE] else LOSE  # the opponent just captured
     if wn == bn:  # a knight took a knight: the player who just moved did it
         return over
     if wn == bk:
         return ILLEGAL if bn == wk or state[0] == 0 else over
     if bn == wk:
         return ILLEGAL if state[0] == 1 else over
-    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 @jit
@@ -174,8 +183,9 @@ class KnightsDance(Game):
         rows, cols = self.options["rows"], self.options["cols"]
         squares = rows * cols
         self.tiers = TierLayout(keys=[()], sizes=[2 * digits_count([squares] * 4)])
-        self.data = (np.array([squares, self.options["jump_block"], self.options["misere"]],
-                              dtype=np.int64), jump_table(rows, cols))
+        self.data = KnightsDanceData(
+            params=np.array([squares, self.options["jump_block"], self.options["misere"]], dtype=np.int64),
+            jumps=jump_table(rows, cols))
         self.state_size = 5
         self.max_moves = 8
         self.max_parents = 8

@@ -20,6 +20,8 @@ order; cells in text order: 0 empty, 1 white, 2 black).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError
@@ -38,6 +40,15 @@ EMPTY, WHITE, BLACK = 0, 1, 2
 PASS = -1
 SYMBOLS = "-wb"
 DIRECTIONS = ("up", "down", "left", "right")
+
+
+class KonaneData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray  # [cells, go-again any, misere]
+    colour: np.ndarray  # [white cells mask, black cells mask]
+    over: np.ndarray    # [cell, up/down/left/right] -> the cell jumped over (-1: off the board)
+    land: np.ndarray    # [cell, up/down/left/right] -> the landing cell (-1: off the board)
 
 
 @jit(inline="always")
@@ -140,7 +151,7 @@ def encode(data, state):
 
 @jit
 def decode(data, tier, local, state):
-    params, colour = data[0], data[1]
+    params, colour = data.params, data.colour
     cells = params[CELLS]
     pieces = tier // 2
     if tier % 2 == 0:
@@ -256,8 +267,9 @@ class Konane(Game):
             sizes += [2 * boards, pieces * boards]
         self.tiers = TierLayout(keys=keys, sizes=sizes)
         colour, over, land = jump_tables(rows, cols)
-        self.data = (np.array([cells, self.options["goagain_any"], self.options["misere"]],
-                              dtype=np.int64), colour, over, land)
+        self.data = KonaneData(
+            params=np.array([cells, self.options["goagain_any"], self.options["misere"]], dtype=np.int64),
+            colour=colour, over=over, land=land)
         self.state_size = 2 + cells
         self.max_moves = 4 * cells + 1
         self.loopy = False
@@ -335,7 +347,7 @@ class Konane(Game):
         if move == PASS:
             return "pass"
         cell, direction = divmod(move, 4)
-        target = int(self.data[3][cell, direction])
+        target = int(self.data.land[cell, direction])
         return f"{self._square_name(cell)} {DIRECTIONS[direction]} to {self._square_name(target)}"
 
 

@@ -17,6 +17,7 @@ State vector: ``[turn, a1, b1, c1, a2, b2, c2, ...]`` (turn 0 = L).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,6 +32,15 @@ from tiersolve.solver.values import UNDECIDED
 
 ROWS, COLS, BACKWARD, IS_MISERE = 0, 1, 2, 3
 TURNS = "LR"
+
+
+class NorthcottData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray      # [rows, cols, backward, misere]
+    row_a: np.ndarray       # row state -> first piece's column
+    row_b: np.ndarray       # row state -> second piece's column
+    gap_offset: np.ndarray  # ranking offsets of the row states
 
 
 @jit
@@ -62,7 +72,7 @@ def encode(data, state):
 # A move code is ((row * 2 + backward) * cols + distance).
 @jit
 def generate_moves(data, state, moves):
-    params = data[0]
+    params = data.params
     rows, cols = params[ROWS], params[COLS]
     count = 0
     for row in range(rows):
@@ -80,7 +90,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    cols = data[0][COLS]
+    cols = data.params[COLS]
     child[:] = state
     distance = move % cols
     backward = (move // cols) % 2
@@ -98,7 +108,7 @@ def parents(data, tier, local, out, state, other):
     """Un-moves: in one row, the piece of the player who just moved stood anywhere it
     could have moved here from (further back, or with ``--backward`` also nearer).
     Exact: every parent has this move."""
-    params = data[0]
+    params = data.params
     decode(data, tier, local, state)
     mover = 1 - state[0]
     count = 0
@@ -119,7 +129,7 @@ def parents(data, tier, local, out, state, other):
 
 @jit
 def primitive(data, state, move_count):
-    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def row_tables(cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -157,8 +167,9 @@ class Northcott(Game):
             raise ValueError(f"a {rows}x{cols} board has too many positions to index")
         self.tiers = TierLayout(keys=[()], sizes=[size])
         row_a, row_b, gap_offset = row_tables(cols)
-        self.data = (np.array([rows, cols, self.options["backward"], self.options["misere"]],
-                              dtype=np.int64), row_a, row_b, gap_offset)
+        self.data = NorthcottData(
+            params=np.array([rows, cols, self.options["backward"], self.options["misere"]], dtype=np.int64),
+            row_a=row_a, row_b=row_b, gap_offset=gap_offset)
         self.state_size = 1 + 3 * rows
         self.max_moves = rows * max(cols - 2, 0)
         self.max_parents = self.max_moves

@@ -8,6 +8,8 @@ so moves lead to higher indices.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.games.base import MISERE, Game, GameFunctions, Option
@@ -16,6 +18,12 @@ from tiersolve.solver.values import LOSE, UNDECIDED, WIN
 
 TARGET, MAX_STEP, IS_MISERE = 0, 1, 2
 TURNS = "LR"
+
+
+class OneTwoTenData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray  # [target, max step, misere]
 
 
 @jit
@@ -31,7 +39,7 @@ def encode(data, state):
 
 @jit
 def generate_moves(data, state, moves):
-    params = data[0]
+    params = data.params
     count = 0
     for step in range(1, params[MAX_STEP] + 1):
         if state[1] + step > params[TARGET]:
@@ -50,7 +58,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    params = data[0]
+    params = data.params
     if state[1] == params[TARGET]:  # the opponent just reached the target
         return WIN if params[IS_MISERE] else LOSE
     return UNDECIDED
@@ -72,8 +80,8 @@ class OneTwoTen(Game):
 
         target = self.options["target"]
         self.tiers = TierLayout(keys=[()], sizes=[2 * (target + 1)])
-        self.data = (np.array([target, self.options["max_step"], self.options["misere"]],
-                              dtype=np.int64),)
+        self.data = OneTwoTenData(
+            params=np.array([target, self.options["max_step"], self.options["misere"]], dtype=np.int64))
         self.state_size = 2
         self.max_moves = self.options["max_step"]
         self.loopy = False

@@ -187,7 +187,7 @@ def expand(data, tier, local, out, state, child, moves):
 def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: a piece of the player who just moved steps back to an
     empty neighbouring point (captures leave the tier). Exact."""
-    board, neighbours = data[0], data[1]
+    board, neighbours = data.board, data.neighbours
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn
     mine = black if mover == 0 else white

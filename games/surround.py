@@ -19,6 +19,8 @@ State vector: ``[turn, cells...]`` (turn 0 = white; cells in text order: 0 empty
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.games.base import (
@@ -36,6 +38,14 @@ EMPTY, WHITE_HEAD, WHITE_BODY, BLACK_HEAD, BLACK_BODY = 0, 1, 2, 3, 4
 SYMBOLS = "-wobx"
 DIRECTIONS = ("up", "down", "left", "right")
 UNREACHED = 1 << 20
+
+
+class SurroundData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray      # [cells, misere]
+    neighbours: np.ndarray  # [cell, up/down/left/right] -> cell (-1: off the board)
+    through: np.ndarray     # [cell, direction] -> 1 if that step goes through a wormhole
 
 
 @jit(inline="always")
@@ -100,7 +110,7 @@ def expand(data, tier, local, out, state, child, moves):
 
 @jit
 def encode(data, state):
-    cells = data[0][CELLS]
+    cells = data.params[CELLS]
     body = 0
     white_head = 0
     black_head = 0
@@ -164,7 +174,7 @@ def decode(data, tier, local, state):
 @jit
 def generate_moves(data, state, moves):
     """Move code = direction (0 up, 1 down, 2 left, 3 right)."""
-    neighbours = data[1]
+    neighbours = data.neighbours
     head_code = WHITE_HEAD if state[0] == 0 else BLACK_HEAD
     head = 0
     for c in range(state.shape[0] - 1):
@@ -181,7 +191,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    neighbours = data[1]
+    neighbours = data.neighbours
     head_code = WHITE_HEAD if state[0] == 0 else BLACK_HEAD
     child[:] = state
     for c in range(state.shape[0] - 1):
@@ -194,7 +204,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    return no_move_value(data[0][IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
 
 def neighbour_table(rows: int, cols: int, wrap: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -243,7 +253,8 @@ class Surround(Game):
         sizes = [int(subset_count(cells, t)) * (cells - t) * (cells - t - 1) for t in range(cells - 1)]
         self.tiers = TierLayout(keys=[(t,) for t in range(cells - 1)], sizes=sizes)
         targets, through = neighbour_table(rows, cols, self.options["wormholes"])
-        self.data = (np.array([cells, self.options["misere"]], dtype=np.int64), targets, through)
+        self.data = SurroundData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
+                           neighbours=targets, through=through)
         self.state_size = 1 + cells
         self.max_moves = 4
         self.loopy = False
@@ -299,7 +310,7 @@ class Surround(Game):
         body = set(np.flatnonzero((cells == WHITE_BODY) | (cells == BLACK_BODY)).tolist())
         white_head = int(np.flatnonzero(cells == WHITE_HEAD)[0])
         black_head = int(np.flatnonzero(cells == BLACK_HEAD)[0])
-        targets = self.data[1]
+        targets = self.data.neighbours
         white_cells = (len(body) + 1) // 2
 
         def grow(path: list[int]) -> list[int] | None:
@@ -334,7 +345,7 @@ class Surround(Game):
         True
         """
         cells = state[1:]
-        targets = self.data[1]
+        targets = self.data.neighbours
         rows = self.options["rows"]
         cols = self.options["cols"]
         for head_code, body_code, colour in ((WHITE_HEAD, WHITE_BODY, "White"),
@@ -349,7 +360,7 @@ class Surround(Game):
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         head = int(np.flatnonzero(state[1:] == (WHITE_HEAD if state[0] == 0 else BLACK_HEAD))[0])
-        wormhole = self.data[2][head, move]
+        wormhole = self.data.through[head, move]
         return DIRECTIONS[move] + (" through the wormhole" if wormhole else "")
 
 

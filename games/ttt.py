@@ -14,6 +14,8 @@ State vector: ``[turn, cells...]`` (turn 0 = x; cells in text order, 0 empty,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tiersolve.games.base import (
@@ -31,9 +33,16 @@ EMPTY, X, O = 0, 1, 2
 SYMBOLS = "-xo"
 
 
+class TicTacToeData(NamedTuple):
+    """What the kernels read (``Game.data``)."""
+
+    params: np.ndarray  # [cells, misere]
+    lines: np.ndarray   # the mask of every line of k cells
+
+
 @jit
 def decode(data, tier, local, state):
-    cells = data[0][CELLS]
+    cells = data.params[CELLS]
     xs, os_ = unrank_board(local, cells, (tier + 1) // 2, tier // 2)
     state[0] = tier & 1
     for c in range(cells):
@@ -42,14 +51,14 @@ def decode(data, tier, local, state):
 
 @jit
 def encode(data, state):
-    xs, os_ = code_masks(state, data[0][CELLS], X, O)
-    return popcount(xs) + popcount(os_), rank_board(xs, os_, data[0][CELLS])
+    xs, os_ = code_masks(state, data.params[CELLS], X, O)
+    return popcount(xs) + popcount(os_), rank_board(xs, os_, data.params[CELLS])
 
 
 @jit
 def generate_moves(data, state, moves):
     count = 0
-    for c in range(data[0][CELLS]):
+    for c in range(data.params[CELLS]):
         if state[1 + c] == EMPTY:
             moves[count] = c
             count += 1
@@ -156,8 +165,8 @@ class TicTacToe(Game):
                              "no line could ever be made")
         sizes = [int(board_count(cells, (t + 1) // 2, t // 2)) for t in range(cells + 1)]
         self.tiers = TierLayout(keys=[((t + 1) // 2, t // 2) for t in range(cells + 1)], sizes=sizes)
-        self.data = (np.array([cells, self.options["misere"]], dtype=np.int64),
-                     line_masks(rows, cols, k, self.options["diagonal"]))
+        self.data = TicTacToeData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
+                           lines=line_masks(rows, cols, k, self.options["diagonal"]))
         self.state_size = 1 + cells
         self.max_moves = cells
         self.loopy = False

@@ -74,7 +74,7 @@ REACHABLE_CASES = [
 #: (``--acyclic``; 1,2,...,10 has 22 positions, too few to time).
 ACYCLIC_CASES = [
     "ttt --rows 4 --cols 4",
-    "northcott --rows 4 --cols 7",
+    "northcott --rows 5 --cols 8",
     "surround --rows 4 --cols 5 --wormholes",
     "konane --rows 5 --cols 5",
     "domineering --rows 6 --cols 5",

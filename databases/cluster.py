@@ -402,6 +402,7 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
                                    "the tiers solved so far are kept") from None
             stats.add(result.counts, result.max_remoteness)
             tier = result.tier
+            # a tier in pieces: the sum of its pieces' seconds (as if one worker solved it)
             stats.tier_seconds[tier] = stats.tier_seconds.get(tier, 0.0) + result.seconds
             stats.compile_seconds = max(stats.compile_seconds, result.compile_seconds)
             stats.peak_bytes = max(stats.peak_bytes, result.peak_bytes)

@@ -32,8 +32,11 @@ import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
-from tiersolve.hashers.bits import lowest_bit, permutation_tables, permute, popcount
-from tiersolve.hashers.regions import F, G, rank_region_board, region_board_count, unrank_region_board
+from tiersolve.hashers.bits import extract_bits, lowest_bit, permutation_tables, permute, popcount
+from tiersolve.hashers.combinations import rank_subset
+from tiersolve.hashers.regions import (
+    F, G, rank_region_board, rank_region_first, region_board_count, unrank_region_board,
+)
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.solver.jit import jit
 from tiersolve.solver.common import TERMINAL
@@ -130,6 +133,16 @@ def expand(data, tier, local, out, state, child, moves):
     mine, theirs = (white, black) if turn == 0 else (black, white)
     far_row = data.region[F] if turn == 0 else data.region[G]
     count = _legal_moves(steps, kinds, turn, mine, theirs, moves)
+    symmetry = data.params[SYMMETRY]
+    part, free, mirror_part, mirror_free = 0, 0, 0, 0
+    if turn == 0:
+        # A quiet White move keeps Black's pieces and the tier: Black's part of the
+        # child's rank (and of its mirror image's) is computed once, here.
+        whites = counts[tier, 1]
+        part, free = rank_region_first(black, whites, data.region, data.backwards)
+        if symmetry:
+            mirror_part, mirror_free = rank_region_first(permute(black, data.mirror, 0), whites,
+                                                         data.region, data.backwards)
     for m in range(count):
         cell, k = moves[m] // STEPS, moves[m] % STEPS
         target = steps[turn, cell, k]
@@ -138,6 +151,14 @@ def expand(data, tier, local, out, state, child, moves):
         if (far_row >> target) & 1:  # arrival: the opponent has lost
             out[m, 0] = TERMINAL
             out[m, 1] = LOSE
+        elif turn == 0 and not (black >> target) & 1:
+            moved = (white & ~(np.int64(1) << cell)) | (np.int64(1) << target)
+            rank = part + rank_subset(extract_bits(moved, free))
+            if symmetry:
+                rank = max(rank, mirror_part + rank_subset(extract_bits(permute(moved, data.mirror, 0),
+                                                                       mirror_free)))
+            out[m, 0] = tier
+            out[m, 1] = 2 * rank + 1
         else:
             moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
             rest = theirs & ~(np.int64(1) << target)

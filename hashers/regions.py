@@ -50,15 +50,25 @@ def region_board_count(region: np.ndarray, first: int, second: int, first_in_f: 
 
 
 @jit(inline="always")
-def rank_region_board(first_mask: int, second_mask: int, region: np.ndarray, backwards: np.ndarray) -> int:
-    """Rank of a board within its tier."""
+def rank_region_first(first_mask: int, second_count: int, region: np.ndarray,
+                      backwards: np.ndarray) -> tuple[int, int]:
+    """(the first kind's part of the rank, the cells left free for the second kind):
+    the rank of every board of these first-kind pieces and ``second_count``
+    second-kind ones is ``part + rank_subset(extract_bits(second_mask, free))``, so a
+    move of a second-kind piece is ranked from the part its parent computed once."""
     s_cells = popcount(region[S])
     in_f = extract_bits(first_mask, region[F])
     in_s = permute(extract_bits(first_mask, region[S]), backwards, 0)
     free = (region[G] | region[S]) & ~first_mask
     first_rank = rank_subset(in_f) * subset_count(s_cells, popcount(in_s)) + rank_subset(in_s)
-    return (first_rank * subset_count(popcount(free), popcount(second_mask))
-            + rank_subset(extract_bits(second_mask, free)))
+    return first_rank * subset_count(popcount(free), second_count), free
+
+
+@jit(inline="always")
+def rank_region_board(first_mask: int, second_mask: int, region: np.ndarray, backwards: np.ndarray) -> int:
+    """Rank of a board within its tier."""
+    part, free = rank_region_first(first_mask, popcount(second_mask), region, backwards)
+    return part + rank_subset(extract_bits(second_mask, free))
 
 
 @jit(inline="always")

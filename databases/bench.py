@@ -127,7 +127,7 @@ def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
         raise SystemExit(f"bench: error: '{case}' has tiers 0..{game.tiers.count - 1}, not {tier}")
     below, frontier = set(), [tier]
     while frontier:  # every tier that tier's tiers read, however far down
-        for kid in set(game.tier_children(frontier.pop())) - {tiers.TERMINAL} - below - {tier}:
+        for kid in set(tiers.tiers_read(game, frontier.pop())) - below:
             below.add(kid)
             frontier.append(kid)
     kept: dict[int, tuple] = {}

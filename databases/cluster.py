@@ -170,15 +170,11 @@ _READS: dict[tuple[str, int], np.ndarray] = {}
 _READS_LOCK = threading.Lock()
 
 
-def _reads_of(game: Game, tier: int) -> set[int]:
-    return {int(t) for t in game.tier_children(tier)} - {tier, tiers.TERMINAL}
-
-
 def _kept_reads(partial: PartialBuild, game: Game, tier: int) -> dict[int, np.ndarray]:
     """The tiers ``tier`` reads, loaded once per worker for all its pieces of ``tier``
     (tiers of earlier tasks are let go)."""
     folder = str(partial.directory)
-    wanted = {(folder, kid) for kid in _reads_of(game, tier)}
+    wanted = {(folder, kid) for kid in tiers.tiers_read(game, tier)}
     with _READS_LOCK:
         for key in set(_READS) - wanted:
             del _READS[key]
@@ -265,7 +261,7 @@ def task_peak_bytes(game: Game, tier: int, piece_positions: int = PIECE_POSITION
     own = tiers.work_bytes(game, tier)
     if piece_ranges(game, tier, [], piece_positions) is not None:
         own = piece_positions * record_bytes
-    return own + sum(int(game.tier_sizes[t]) for t in _reads_of(game, tier)) * record_bytes
+    return own + sum(int(game.tier_sizes[t]) for t in tiers.tiers_read(game, tier)) * record_bytes
 
 
 def largest_task_bytes(game: Game, piece_positions: int = PIECE_POSITIONS) -> int:

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from tiersolve.databases.cli import add_game_options, game_from_args  # noqa: E402
 from tiersolve.games import GAMES, game_class  # noqa: E402
+from tiersolve.games.domineering import CELLS as DOMINEERING_CELLS  # noqa: E402
 from tiersolve.games.base import Game  # noqa: E402
 from tiersolve.solver import tiers  # noqa: E402
 from tiersolve.solver.common import scratch  # noqa: E402
@@ -72,33 +73,24 @@ def _children_stage(data, tier, size, state_size, max_moves):
 
 
 def _expand_stage(data, tier, size, state_size, max_moves):
-    """Template: ``expand`` of every index (children hashed); returns a checksum."""
+    """Template: ``expand`` of every index (children hashed); returns (the moves of
+    the positions in play, a checksum of the children's indices)."""
     out, state, child, moves = scratch(state_size, max_moves)
-    total = 0
+    children = 0
+    checksum = 0
     for local in range(size):
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821
         for k in range(count):
-            total += out[k, 1]
-    return total
-
-
-def _count_children(data, tier, size, state_size, max_moves):
-    """Template: the number of moves of every index (positive expand counts)."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    total = 0
-    for local in range(size):
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821
-        if count > 0:
-            total += count
-    return total
+            checksum += out[k, 1]
+        children += max(count, 0)
+    return children, checksum
 
 
 def _domineering_expand_unhashed(data, tier, local, out, state, child, moves):
     """Template: Domineering's ``expand`` (games/domineering.py, without symmetry) with
     each child's covered-cell mask stored instead of its rank: expand minus hashing."""
-    params, dominoes, tables = data
-    covered = unrank_subset(local, 2 * tier, params[0])  # noqa: F821 (bound)
-    mine = dominoes[tier % 2]
+    covered = unrank_subset(local, 2 * tier, data.params[DOMINEERING_CELLS])  # noqa: F821 (bound)
+    mine = data.dominoes[tier % 2]
     count = 0
     for k in range(mine.shape[0]):
         if mine[k] >= 0 and covered & mine[k] == 0:
@@ -110,13 +102,14 @@ def _domineering_expand_unhashed(data, tier, local, out, state, child, moves):
     return count
 
 
-def _run_stage(game: Game, kernel: Callable) -> float:
-    """Seconds to run ``kernel`` over every tier (after one call that loads it)."""
+def _run_stage(game: Game, kernel: Callable) -> tuple[float, list]:
+    """Seconds to run ``kernel`` over every tier (after one call that loads it), and
+    what it returned for each tier."""
     kernel(game.data, 0, 0, game.state_size, game.max_moves)
     began = time.perf_counter()
-    for tier, size in enumerate(game.tier_sizes):
-        kernel(game.data, tier, int(size), game.state_size, game.max_moves)
-    return time.perf_counter() - began
+    returned = [kernel(game.data, tier, int(size), game.state_size, game.max_moves)
+                for tier, size in enumerate(game.tier_sizes)]
+    return time.perf_counter() - began, returned
 
 
 def profile(game: Game) -> dict[str, float]:
@@ -126,26 +119,23 @@ def profile(game: Game) -> dict[str, float]:
     five = dict(decode=f.decode, generate_moves=f.generate_moves, primitive=f.primitive,
                 do_move=f.do_move)
     results: dict[str, float] = {"positions": float(game.size)}
-    results["children total"] = float(sum(
-        specialise(_count_children, label, expand=game.expand)(
-            game.data, tier, int(size), game.state_size, game.max_moves)
-        for tier, size in enumerate(game.tier_sizes)))
-    results["decode"] = _run_stage(game, specialise(_decode_stage, label, decode=f.decode))
+    results["decode"] = _run_stage(game, specialise(_decode_stage, label, decode=f.decode))[0]
     results["moves"] = _run_stage(game, specialise(
         _moves_stage, label, decode=f.decode, generate_moves=f.generate_moves,
-        primitive=f.primitive))
-    results["children"] = _run_stage(game, specialise(_children_stage, label, **five))
-    results["composed expand"] = _run_stage(game, specialise(
+        primitive=f.primitive))[0]
+    results["children"] = _run_stage(game, specialise(_children_stage, label, **five))[0]
+    results["composed expand"], per_tier = _run_stage(game, specialise(
         _expand_stage, label, expand=game.composed_expand))
+    results["children total"] = float(sum(children for children, _ in per_tier))
     if f.expand is not None:
         results["game's expand"] = _run_stage(game, specialise(_expand_stage, label,
-                                                                expand=f.expand))
+                                                                expand=f.expand))[0]
     if game.name == "domineering" and not game.options["symmetry"]:
         from tiersolve.hashers.combinations import unrank_subset
 
         unhashed = specialise(_domineering_expand_unhashed, label, unrank_subset=unrank_subset)
         results["game's expand, children not hashed"] = _run_stage(game, specialise(
-            _expand_stage, label, expand=unhashed))
+            _expand_stage, label, expand=unhashed))[0]
     tiers.warm_up(game)  # loads the kernels
     stats = tiers.solve(game, threads=1, progress=False)
     results["solve (1 thread)"] = sum(stats.tier_seconds.values())

@@ -54,6 +54,11 @@ LOOPY_CHUNK = 1 << 16
 TierSink = Callable[[int, np.ndarray, np.ndarray, int], None]
 
 
+def tiers_read(game: SolvableGame, tier: int) -> list[int]:
+    """The other tiers ``tier``'s moves reach, in order: the solved tiers it reads."""
+    return sorted({int(t) for t in game.tier_children(tier)} - {tier, TERMINAL})
+
+
 def tier_type(game: SolvableGame, tier: int) -> TierType:
     """The game's type for ``tier`` (``Game.tier_type`` derives it from the moves)."""
     return TierType(game.tier_type(tier))
@@ -73,8 +78,7 @@ class TierPlan:
 
     def __init__(self, game: SolvableGame, done: Iterable[int] = ()) -> None:
         count = len(game.tier_sizes)
-        reach = [set(game.tier_children(t)) for t in range(count)]
-        self.children = [sorted(reach[t] - {t, TERMINAL}) for t in range(count)]
+        self.children = [tiers_read(game, t) for t in range(count)]
         self.parents: list[list[int]] = [[] for _ in range(count)]
         for tier, kids in enumerate(self.children):
             for kid in kids:
@@ -237,7 +241,7 @@ def solve_piece(game: SolvableGame, tier: int, lo: int, hi: int, *,
     dtype = records_type(game)
     addresses = np.zeros(len(game.tier_sizes), dtype=np.int64)
     reads = {}  # held here while the kernels read them
-    for kid in sorted(set(game.tier_children(tier)) - {tier, TERMINAL}):
+    for kid in tiers_read(game, tier):
         reads[kid] = np.ascontiguousarray(load(kid), dtype=dtype)
         addresses[kid] = _read_address(reads[kid])
     chunks = [(lo + a, lo + b) for a, b in chunks_of(hi - lo, CHUNK)]

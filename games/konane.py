@@ -7,12 +7,17 @@ just landed on a go-again turn; cells ``w``, ``b``, ``-``. The board is a
 checkerboard with ``a1`` white, so a cell only ever holds its own colour: a board is
 just the set of occupied cells. ``--goagain-any``: on a go-again turn any piece may
 jump, and the go-again turn exists whenever the player has any jump.
+``--symmetry`` stores one position per class under the mirrors and turns of the
+board (eight on a square board, four otherwise). A symmetry that maps white cells
+to black ones also swaps the players: both have the same moves, so a position and
+its colour-swapped image with the other player to move have the same value.
 
 Index: tier ``2p`` holds the ordinary positions with ``p`` pieces (the occupied set,
 a combination, and the turn); tier ``2p + 1`` the go-again positions (the occupied set
 and the landing cell among the occupied cells, whose colour is the turn). A jump
 removes a piece, a pass leaves a go-again tier for the ordinary tier of the same
-board, so every move leads to a tier solved earlier.
+board, so every move leads to a tier solved earlier. Under ``--symmetry`` a class is
+stored at its highest index (``hashers.symmetry``).
 
 State vector: ``[turn, L, cells...]`` (turn 0 = white; L = -1 or a cell number in text
 order; cells in text order: 0 empty, 1 white, 2 black).
@@ -29,13 +34,14 @@ from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, parse_square,
     rows_option, square_name,
 )
-from tiersolve.hashers.bits import deposit_bits, lowest_bit, popcount
+from tiersolve.hashers.bits import deposit_bits, lowest_bit, permutation_tables, permute, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.solver.jit import jit
-from tiersolve.solver.values import ILLEGAL, UNDECIDED
+from tiersolve.solver.values import ILLEGAL, NONCANONICAL, UNDECIDED
 
-CELLS, GOAGAIN_ANY, IS_MISERE = 0, 1, 2
+CELLS, GOAGAIN_ANY, IS_MISERE, SYMMETRIES = 0, 1, 2, 3
 EMPTY, WHITE, BLACK = 0, 1, 2
 PASS = -1
 SYMBOLS = "-wb"
@@ -45,10 +51,37 @@ DIRECTIONS = ("up", "down", "left", "right")
 class KonaneData(NamedTuple):
     """What the kernels read (``Game.data``)."""
 
-    params: np.ndarray  # [cells, go-again any, misere]
-    colour: np.ndarray  # [white cells mask, black cells mask]
-    over: np.ndarray    # [cell, up/down/left/right] -> the cell jumped over (-1: off the board)
-    land: np.ndarray    # [cell, up/down/left/right] -> the landing cell (-1: off the board)
+    params: np.ndarray           # [cells, go-again any, misere, symmetries]
+    colour: np.ndarray           # [white cells mask, black cells mask]
+    over: np.ndarray             # [cell, up/down/left/right] -> the cell jumped over (-1: off the board)
+    land: np.ndarray             # [cell, up/down/left/right] -> the landing cell (-1: off the board)
+    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
+    swaps_colour: np.ndarray     # [symmetry] -> 1 if it maps white cells to black ones
+
+
+@jit(inline="always")
+def _ordinary_index(data, occupied, turn):
+    """Local index of a board with ``turn`` to move in its ordinary tier: under
+    ``--symmetry`` the highest among its images (a colour-swapping image has the other
+    player to move)."""
+    best = 2 * rank_subset(occupied) + turn
+    for which in range(data.params[SYMMETRIES]):
+        image = 2 * rank_subset(permute(occupied, data.symmetry_tables, which)) + \
+            (turn ^ data.swaps_colour[which])
+        best = max(best, image)
+    return best
+
+
+@jit(inline="always")
+def _goagain_index(data, occupied, landed, pieces):
+    """Local index of a go-again position (board, landing cell) in its tier; under
+    ``--symmetry`` the highest among its images."""
+    best = pieces * rank_subset(occupied) + popcount(occupied & ((np.int64(1) << landed) - 1))
+    for which in range(data.params[SYMMETRIES]):
+        board = permute(occupied, data.symmetry_tables, which)
+        cell = lowest_bit(permute(np.int64(1) << landed, data.symmetry_tables, which))
+        best = max(best, pieces * rank_subset(board) + popcount(board & ((np.int64(1) << cell) - 1)))
+    return best
 
 
 @jit(inline="always")
@@ -73,7 +106,7 @@ def _has_jump(occupied, pieces, over, land):
 @jit(inline="always")
 def _masks(data, state):
     """(occupied cells, the mover's pieces)."""
-    params, colour, _, _ = data
+    params, colour = data.params, data.colour
     occupied = 0
     for c in range(params[CELLS]):
         if state[2 + c] != EMPTY:
@@ -84,7 +117,7 @@ def _masks(data, state):
 @jit
 def generate_moves(data, state, moves):
     """Move code = cell * 4 + direction for a jump, PASS (-1) for passing."""
-    params, _, over, land = data
+    params, over, land = data.params, data.over, data.land
     occupied, mine = _masks(data, state)
     landed = state[1]
     if landed >= 0 and not params[GOAGAIN_ANY]:
@@ -106,7 +139,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    params, colour, over, land = data
+    params, colour, over, land = data.params, data.colour, data.over, data.land
     child[:] = state
     if move == PASS:
         child[0] = 1 - state[0]
@@ -130,7 +163,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    params, _, over, land = data
+    params, over, land = data.params, data.over, data.land
     if state[1] >= 0:  # a go-again turn exists only if a jump is possible
         occupied, mine = _masks(data, state)
         possible = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
@@ -144,9 +177,8 @@ def encode(data, state):
     occupied, _ = _masks(data, state)
     pieces = popcount(occupied)
     if state[1] < 0:
-        return 2 * pieces, 2 * rank_subset(occupied) + state[0]
-    landed_rank = popcount(occupied & ((np.int64(1) << state[1]) - 1))
-    return 2 * pieces + 1, pieces * rank_subset(occupied) + landed_rank
+        return 2 * pieces, _ordinary_index(data, occupied, state[0])
+    return 2 * pieces + 1, _goagain_index(data, occupied, state[1], pieces)
 
 
 @jit
@@ -174,17 +206,21 @@ def decode(data, tier, local, state):
 def expand(data, tier, local, out, state, child, moves):
     """Fast path on bit masks: the same moves, in the same order, as the composition
     of decode, generate_moves, do_move, primitive and encode, without state vectors."""
-    params, colour, over, land = data
+    params, colour, over, land = data.params, data.colour, data.over, data.land
     cells = params[CELLS]
     pieces = tier // 2
     if tier % 2 == 0:
         occupied = unrank_subset(local // 2, pieces, cells)
         turn = local % 2
         landed = -1
+        if params[SYMMETRIES] and _ordinary_index(data, occupied, turn) != local:
+            return -np.int64(NONCANONICAL)
     else:
         occupied = unrank_subset(local // pieces, pieces, cells)
         landed = lowest_bit(deposit_bits(np.int64(1) << (local % pieces), occupied))
         turn = 0 if (colour[0] >> landed) & 1 else 1
+        if params[SYMMETRIES] and _goagain_index(data, occupied, landed, pieces) != local:
+            return -np.int64(NONCANONICAL)
     mine = occupied & colour[turn]
     if landed >= 0:  # a go-again turn exists only if a jump is possible
         possible = _has_jump(occupied, mine, over, land) if params[GOAGAIN_ANY] \
@@ -206,18 +242,17 @@ def expand(data, tier, local, out, state, child, moves):
                 else _can_jump(after, target, over, land)
             if again:
                 out[count, 0] = 2 * (pieces - 1) + 1
-                out[count, 1] = (pieces - 1) * rank_subset(after) + \
-                    popcount(after & ((np.int64(1) << target) - 1))
+                out[count, 1] = _goagain_index(data, after, target, pieces - 1)
                 out[count, 2] = 1
             else:
                 out[count, 0] = 2 * (pieces - 1)
-                out[count, 1] = 2 * rank_subset(after) + 1 - turn
+                out[count, 1] = _ordinary_index(data, after, 1 - turn)
                 out[count, 2] = 0
             out[count, 3] = cell * 4 + direction
             count += 1
     if landed >= 0:
         out[count, 0] = 2 * pieces
-        out[count, 1] = 2 * rank_subset(occupied) + 1 - turn
+        out[count, 1] = _ordinary_index(data, occupied, 1 - turn)
         out[count, 2] = 0
         out[count, 3] = PASS
         count += 1
@@ -252,6 +287,9 @@ class Konane(Game):
         Option("goagain_any", bool, False,
                "on a go-again turn any piece may jump (and the turn exists whenever one can)"),
         MISERE,
+        Option("symmetry", bool, False,
+               "store one position per class of mirror images and rotations of the board "
+               "(those that swap the colours also swap the players)"),
     )
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = white), go-again cell (-1 none; cell numbers in text order), " \
@@ -267,9 +305,17 @@ class Konane(Game):
             sizes += [2 * boards, pieces * boards]
         self.tiers = TierLayout(keys=keys, sizes=sizes)
         colour, over, land = jump_tables(rows, cols)
+        symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
+            if self.options["symmetry"] else []
+        white = int(colour[0])
+        swaps = [int(any(((white >> c) & 1) != ((white >> image) & 1) for c, image in enumerate(p)))
+                 for p in symmetries]
         self.data = KonaneData(
-            params=np.array([cells, self.options["goagain_any"], self.options["misere"]], dtype=np.int64),
-            colour=colour, over=over, land=land)
+            params=np.array([cells, self.options["goagain_any"], self.options["misere"],
+                             len(symmetries)], dtype=np.int64),
+            colour=colour, over=over, land=land,
+            symmetry_tables=permutation_tables(symmetries, cells),
+            swaps_colour=np.array(swaps or [0], dtype=np.int64))
         self.state_size = 2 + cells
         self.max_moves = 4 * cells + 1
         self.loopy = False
@@ -277,7 +323,7 @@ class Konane(Game):
         self.hasher = {"name": "combinations+turn|landing-cell",
                        "tiers": "(pieces p, go-again g): g=0 occupied set and turn, g=1 occupied "
                                 "set and the landing cell among the p occupied cells",
-                       "cells": cells}
+                       "cells": cells, "symmetries": len(symmetries) + 1}
 
     def tier_children(self, tier: int) -> set[int]:
         pieces, goagain = divmod(tier, 2)

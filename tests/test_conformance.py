@@ -27,6 +27,8 @@ CASES = [
     ("surround", {"rows": 2, "cols": 2, "wormholes": True}),
     ("konane", {"rows": 2, "cols": 3}),
     ("konane", {"rows": 3, "cols": 3, "goagain_any": True}),
+    ("konane", {"rows": 3, "cols": 4, "symmetry": True}),
+    ("konane", {"rows": 4, "cols": 4, "goagain_any": True, "symmetry": True}),
     ("domineering", {"rows": 3, "cols": 3}),
     ("domineering", {"rows": 3, "cols": 4, "symmetry": True}),
     ("clobber", {"rows": 2, "cols": 3}),

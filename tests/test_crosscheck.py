@@ -89,6 +89,8 @@ VARIANTS = [
     ("konane", {"rows": 3, "cols": 4, "misere": True}),
     ("konane", {"rows": 4, "cols": 4}),
     ("konane", {"rows": 4, "cols": 4, "goagain_any": True}),
+    ("konane", {"rows": 3, "cols": 4, "symmetry": True}),
+    ("konane", {"rows": 4, "cols": 4, "misere": True, "symmetry": True}),
     ("clobber", {"rows": 1, "cols": 8}),
     ("clobber", {"rows": 2, "cols": 4}),
     ("clobber", {"rows": 2, "cols": 5, "misere": True}),

@@ -18,6 +18,8 @@ SYMMETRIC = [
     ("domineering", {"rows": 3, "cols": 4}, 4),
     ("clobber", {"rows": 3, "cols": 3}, 8),
     ("clobber", {"rows": 2, "cols": 4}, 4),
+    ("konane", {"rows": 4, "cols": 4}, 8),          # four of the eight swap the players
+    ("konane", {"rows": 3, "cols": 4, "goagain_any": True}, 4),
     ("breakthrough", {"rows": 4, "cols": 3}, 2),
     ("knightthrough", {"rows": 4, "cols": 3}, 2),
 ]

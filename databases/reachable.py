@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import time
 from pathlib import Path
 from typing import Sequence
@@ -35,7 +36,9 @@ from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
 from tiersolve.solver.jit import announce_compile
-from tiersolve.solver.reachable import bytes_per_position, solve_reachable
+from tiersolve.solver.reachable import (
+    TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
+)
 from tiersolve.solver.values import VALUE_NAMES
 
 
@@ -85,10 +88,13 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
             bar.set_postfix_str(message)
 
         available = memory_available()
+        tiered = not has_loopy_tiers(game)  # bottom-up, its tiers in files beside the output
+        work = path.with_name(path.name + ".tiers")
+        shutil.rmtree(work, ignore_errors=True)  # what an interrupted build left
 
         def check_memory(found: int) -> None:
             bar.update(found - bar.n)
-            needed = resident_bytes() + found * bytes_per_position(game)
+            needed = resident_bytes() + (0 if tiered else found * bytes_per_position(game))
             if needed > available and not force:
                 raise BuildRefused(f"{game.describe()}: {found:,} reachable positions so far need "
                                    f"about {human_bytes(needed)} of memory, but only "
@@ -96,15 +102,14 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
         solving = time.perf_counter()
         solution = solve_reachable(game, [game.index(state) for state in states], say,
-                                   check_memory)
+                                   check_memory, store=TierStore(work) if tiered else None)
         solve_seconds = time.perf_counter() - solving
         bar.close()
-        counts = {VALUE_NAMES[code]: int(n) for code, n in enumerate(solution.counts())}
-        remoteness = solution.remoteness
-        longest = int(remoteness.max(initial=0))
-        first = solution.indices.searchsorted(game.index(states[0]))
-        start_value = VALUE_NAMES[int(solution.value[first])]
-        start_remoteness = None if remoteness[first] < 0 else int(remoteness[first])
+        parts = solution.parts if tiered else lambda: [(solution.indices, solution.value,
+                                                        solution.remoteness)]
+        value_counts, longest, start_value, start_remoteness = _summary(
+            parts(), game.index(states[0]))
+        counts = {VALUE_NAMES[code]: int(n) for code, n in enumerate(value_counts)}
         attributes = {
             "title": game.title, "description": game.describe() + " (reachable)",
             "state_fields": game.state_fields, "solver": "reachable (retrograde)",
@@ -116,7 +121,10 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
             **provenance_attributes(),
         }
         writing = time.perf_counter()
-        _write(path, game, solution.indices, solution.value, remoteness, longest, attributes)
+        positions = solution.size if tiered else int(solution.indices.size)
+        _write(path, game, parts(), positions, longest, attributes)
+        del solution
+        shutil.rmtree(work, ignore_errors=True)
         with h5py.File(path, "r+") as out:
             out.attrs["write_seconds"] = time.perf_counter() - writing
             out.attrs["build_seconds"] = time.perf_counter() - begun
@@ -125,7 +133,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         lock.release()
     return BuildReport(
         game=game.name, description=game.describe() + " (reachable)", path=str(path),
-        positions=int(solution.indices.size), counts=counts, start=texts[0],
+        positions=positions, counts=counts, start=texts[0],
         start_value=start_value, start_remoteness=start_remoteness, max_remoteness=longest,
         solver=attributes["solver"], threads=1, compile_seconds=0.0, solve_seconds=solve_seconds,
         write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
@@ -134,15 +142,36 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         tiers=game.tiers.count, resumed_tiers=0, options=dict(game.options))
 
 
-def _write(path: Path, game: Game, indices: np.ndarray, values: np.ndarray,
-           remoteness: np.ndarray, longest: int, attributes: dict) -> None:
-    """The file: ``indices``, ``value`` and ``remoteness`` row for row."""
+def _summary(parts, start: int) -> tuple[np.ndarray, int, str, int | None]:
+    """(positions per value code, largest remoteness, the start's value name and
+    remoteness) over the solved ``parts`` (indices, values, remoteness)."""
+    counts, longest, start_value, start_remoteness = np.zeros(6, np.int64), 0, None, None
+    for indices, values, remoteness in parts:
+        counts += np.bincount(values, minlength=6)[:6]
+        longest = max(longest, int(remoteness.max(initial=0)))
+        at = int(np.searchsorted(indices, start))
+        if at < indices.size and indices[at] == start:
+            start_value = VALUE_NAMES[int(values[at])]
+            start_remoteness = None if remoteness[at] < 0 else int(remoteness[at])
+    return counts, longest, start_value, start_remoteness
+
+
+def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: dict) -> None:
+    """The file: ``indices``, ``value`` and ``remoteness`` row for row, written part
+    by part (``parts``: indices, values, remoteness with -1 for none, in order)."""
     with new_database(path, game, longest, attributes) as (out, remoteness_type):
         none = np.iinfo(remoteness_type).max
-        stored = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
-        out.create_dataset("indices", data=indices, **_chunked(indices.size))
-        out.create_dataset("value", data=values.astype(np.uint8), **_chunked(values.size))
-        out.create_dataset("remoteness", data=stored, **_chunked(stored.size))
+        indices = out.create_dataset("indices", shape=(size,), dtype=np.int64, **_chunked(size))
+        value = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
+        stored = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
+                                    **_chunked(size))
+        row = 0
+        for part_indices, values, remoteness in parts:
+            end = row + part_indices.size
+            indices[row:end] = part_indices
+            value[row:end] = values
+            stored[row:end] = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
+            row = end
 
 
 __all__ = ["build_reachable", "default_reachable_path", "parse_starts"]

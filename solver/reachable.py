@@ -17,12 +17,20 @@ Some index spaces dwarf what play reaches (Surround 5×5 indexes 5.0·10^9 posit
    acyclic graph this is the bottom-up rule's answer too, so one algorithm serves
    both kinds of game.
 
-A game without LOOPY tiers skips steps 2 and 3, which cost about 10 bytes a move: its
-positions are solved **bottom-up**, tier by tier in dependency order, each tier from
-its highest index down (so SWEEP tiers work too), every child found by binary search
-among the positions already solved: 13 bytes a position (24 while the search grows
-the sorted set; ``bytes_per_position``). Both methods are
-tested against each other and against the full databases.
+A game without LOOPY tiers skips steps 2 and 3, which cost about 10 bytes a move, and
+is searched and solved **tier by tier** instead (``search_tiers``, ``solve_tiers``):
+
+* the search takes the tiers parents first, so a tier's positions are all known when
+  its turn comes: they are closed under the tier's own moves (SWEEP tiers), stored,
+  and expanded once; their children wait, deduplicated, in the tiers below (sorted
+  arrays, or a bitmap of the tier once that is smaller);
+* the solve takes the tiers children first, each from its highest index down, every
+  child found by binary search in its tier's sorted positions; a tier's records stay
+  in memory only while a tier still to be solved reads them.
+
+A ``TierStore`` on disk keeps the tiers as files, so memory holds a few tiers, not
+the whole set. Both methods are tested against each other and against the full
+databases.
 
 Everything per position runs in numba; Python only loops over frontiers.
 
@@ -35,16 +43,23 @@ Everything per position runs in numba; Python only loops over frontiers.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
-    conclude, scratch, tally,
+    child_problem, conclude, scratch, tally,
 )
 from tiersolve.solver.jit import jit, specialise
-from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from tiersolve.solver.values import (
+    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record, record_dtype,
+    record_none, unpack_remoteness, unpack_value,
+)
 
 #: Positions expanded per kernel call while the set is searched and linked.
 BLOCK = 1 << 20
@@ -306,10 +321,11 @@ def _retrograde(primitive, first_edge, targets, same, first_parent, parents, par
 
 
 def bytes_per_position(game) -> int:
-    """Memory a reachable position takes while solved (for the memory check during
-    the search). Bottom-up: its index twice while the sorted set grows, then value and
-    remoteness. As a graph: index, edge offsets, value, remoteness, queues (48) and
-    about eight moves of 10 bytes each way (int32 rows and a flag)."""
+    """Memory a reachable position takes while a graph is solved (for the memory
+    check during its search): index, edge offsets, value, remoteness, queues (48) and
+    about eight moves of 10 bytes each way (int32 rows and a flag). The bottom-up
+    method keeps tiers in a ``TierStore``: 24 bytes (index, and its copy while the
+    sorted tier grows) for what it holds, 0 for tiers kept on disk."""
     return 48 + 8 * 12 if has_loopy_tiers(game) else 24
 
 
@@ -338,76 +354,333 @@ def tier_order(game) -> list[int]:
     return order
 
 
-def _solve_rows(data, offsets, indices, lo, hi, value, remoteness, state_size, max_moves,
-                failure):
-    """Template: solve rows hi-1 down to lo of the sorted reachable ``indices`` (one
-    tier's rows), every child's row found by binary search and already solved.
-    Remoteness -1 is none. The first problem goes to ``failure`` (kind, row, index):
-    1 an illegal position, 2 a child not stored, 3 a child not yet solved.
-    ``expand`` is bound to the game's function by ``specialise``."""
+class TierStore:
+    """Where the bottom-up method keeps each tier's sorted reachable local indices
+    (``"positions"``) and solved records (``"records"``): in memory, or as ``.npy``
+    files in ``directory`` that are read back memory-mapped. On disk, a search or
+    solve holds only the few tiers it works on, so the set may outgrow memory."""
+
+    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self._arrays: dict[tuple[str, int], np.ndarray] = {}
+        if self.directory is not None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, kind: str, tier: int) -> Path:
+        return self.directory / f"{kind}-{tier:06d}.npy"
+
+    def put(self, kind: str, tier: int, array: np.ndarray) -> None:
+        if self.directory is None:
+            self._arrays[kind, tier] = array
+        else:
+            np.save(self._path(kind, tier), array)
+
+    def get(self, kind: str, tier: int) -> np.ndarray:
+        """The array (memory-mapped, read-only, when on disk)."""
+        if self.directory is None:
+            return self._arrays[kind, tier]
+        return np.load(self._path(kind, tier), mmap_mode="r")
+
+    def drop(self, kind: str, tier: int) -> None:
+        if self.directory is None:
+            self._arrays.pop((kind, tier), None)
+        else:
+            self._path(kind, tier).unlink(missing_ok=True)
+
+
+@jit
+def _set_bits(bits, locals_):
+    for local in locals_:
+        bits[local >> 6] |= np.uint64(1) << np.uint64(local & 63)
+
+
+@jit
+def _bits_to_locals(bits, count):
+    """The set bits' positions, ascending."""
+    found = np.empty(count, dtype=np.int64)
+    k = 0
+    for word in range(bits.size):
+        rest = bits[word]
+        while rest:
+            low = rest & (~rest + np.uint64(1))
+            found[k] = (word << 6) + _bit_position(low)
+            k += 1
+            rest ^= low
+    return found
+
+
+@jit(inline="always")
+def _bit_position(single):
+    position = 0
+    while single > np.uint64(1):
+        single >>= np.uint64(1)
+        position += 1
+    return position
+
+
+class _Pending:
+    """The local indices found so far in one tier, deduplicated: sorted arrays merged
+    as they grow, or a bitmap of the tier once that is the smaller (and at most
+    ``bitmap_limit`` bytes)."""
+
+    def __init__(self, size: int, bitmap_limit: int) -> None:
+        self.size = size
+        self.bitmap_limit = bitmap_limit
+        self.merged = np.zeros(0, np.int64)
+        self.unmerged: list[np.ndarray] = []
+        self.unmerged_size = 0
+        self.bits: np.ndarray | None = None
+
+    def add(self, locals_: np.ndarray) -> None:
+        if self.bits is not None:
+            _set_bits(self.bits, locals_)
+            return
+        self.unmerged.append(locals_)
+        self.unmerged_size += locals_.size
+        if self.unmerged_size > max(self.merged.size, 8 * BLOCK):
+            self._merge()
+            bitmap_bytes = -(-self.size // 64) * 8
+            if 8 * self.merged.size > bitmap_bytes and bitmap_bytes <= self.bitmap_limit:
+                self.bits = np.zeros(-(-self.size // 64), dtype=np.uint64)
+                _set_bits(self.bits, self.merged)
+                self.merged = np.zeros(0, np.int64)
+
+    def _merge(self) -> None:
+        self.merged = _sorted_unique(np.concatenate([self.merged, *self.unmerged]))
+        self.unmerged, self.unmerged_size = [], 0
+
+    def result(self) -> np.ndarray:
+        """The sorted distinct local indices."""
+        if self.bits is not None:
+            count = int(np.unpackbits(self.bits.view(np.uint8)).sum(dtype=np.int64))
+            return _bits_to_locals(self.bits, count)
+        self._merge()
+        return self.merged
+
+
+def _by_tier(offsets: np.ndarray, targets: np.ndarray):
+    """(tier, sorted distinct local indices) of global ``targets``, tier by tier."""
+    targets = _sorted_unique(targets)
+    bounds = np.searchsorted(targets, offsets)
+    for tier in np.flatnonzero(np.diff(bounds)):
+        yield int(tier), targets[bounds[tier]:bounds[tier + 1]] - offsets[tier]
+
+
+def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
+                 bitmap_limit: int = 1 << 32) -> dict[int, int]:
+    """Find what play reaches from the global indices ``starts``, one tier at a time,
+    each tier after every tier with moves into it: a tier's positions are complete
+    when its turn comes, are closed under its own moves (a SWEEP tier's), stored in
+    ``store`` and expanded once, their children waiting in the tiers below. Returns
+    the positions found per tier; ``progress(found)`` is called after each tier."""
+    offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
+    sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    pending: dict[int, _Pending] = {}
+    done: dict[int, int] = {}
+
+    def waiting(tier: int) -> _Pending:
+        if tier in done:
+            raise SolverError(f"{game.name}: a move leads to tier {tier}, which is not solved "
+                              "after the tiers with moves into it: declare it in tier_children")
+        return pending.setdefault(tier, _Pending(int(sizes[tier]), bitmap_limit))
+
+    for tier, locals_ in _by_tier(offsets, np.asarray(starts, dtype=np.int64)):
+        waiting(tier).add(locals_)
+    for tier in reversed(tier_order(game)):
+        if tier not in pending:
+            continue
+        seen = frontier = pending.pop(tier).result()
+        while frontier.size:  # closed under the tier's own moves (SWEEP tiers have some)
+            inside = []
+            for lo in range(0, frontier.size, BLOCK):
+                block = frontier[lo:lo + BLOCK] + offsets[tier]
+                primitive, _, targets, _ = expand_positions(game, block)
+                if (primitive == ILLEGAL).any():
+                    bad = int(block[np.flatnonzero(primitive == ILLEGAL)[0]])
+                    raise SolverError(f"{game.name}: play reaches index {bad}, which the game "
+                                      "marks illegal")
+                for kid, kid_locals in _by_tier(offsets, targets[targets >= 0]):
+                    if kid == tier:
+                        inside.append(kid_locals)
+                    else:
+                        waiting(kid).add(kid_locals)
+                del targets
+            frontier = _sorted_unique(np.concatenate(inside)) if inside else seen[:0]
+            frontier = frontier[~_members(frontier, seen)]
+            if frontier.size:
+                seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)
+        store.put("positions", tier, seen)
+        done[tier] = int(seen.size)
+        if progress is not None:
+            progress(sum(done.values()))
+    return done
+
+
+@jit(inline="always")
+def _find(address, length, target):
+    """The row of ``target`` in the sorted int64 array at ``address``, or -1."""
+    lo = np.int64(0)
+    hi = length
+    while lo < hi:
+        middle = (lo + hi) >> 1
+        if load_at(address, middle, target) < target:
+            lo = middle + 1
+        else:
+            hi = middle
+    if lo < length and load_at(address, lo, target) == target:
+        return lo
+    return np.int64(-1)
+
+
+def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, lengths,
+                record_addresses, none, state_size, max_moves, failure):
+    """Template: solve rows hi-1 down to lo of one tier's sorted reachable local
+    indices ``positions`` into ``records``. Each child is found by binary search in
+    its tier's positions (``position_addresses[t]``, ``lengths[t]``) and read from its
+    records (``record_addresses[t]``; a SWEEP tier's own ``records``, filled with
+    ``UNSOLVED``). The first problem goes to ``failure`` (kind, row, child tier,
+    child local): 1 an illegal position, 2 a child not stored, 3 a child not yet
+    solved. ``expand`` is bound to the game's function by ``specialise``."""
     out, state, child, moves = scratch(state_size, max_moves)
-    none = np.int64(2**31 - 1)
+    like = records[0]
     for row in range(hi - 1, lo - 1, -1):
-        index = indices[row]
-        tier = np.searchsorted(offsets, index, side="right") - 1
-        count = expand(data, tier, index - offsets[tier], out, state, child, moves)  # noqa: F821
+        count = expand(data, tier, positions[row], out, state, child, moves)  # noqa: F821
         if count <= 0:
             if count == 0:
-                failure[0], failure[1], failure[2] = 1, row, index
+                failure[0], failure[1], failure[2], failure[3] = 1, row, tier, positions[row]
                 return
-            value[row] = -count
-            remoteness[row] = 0
+            records[row] = pack_record(-count, 0)
             continue
         best_win, best_tie, worst_lose, draws = none, none, np.int64(-1), 0
         for k in range(count):
-            if out[k, CHILD_TIER] == TERMINAL:
+            kid = out[k, CHILD_TIER]
+            if kid == TERMINAL:
                 seen = as_seen_by_parent(out[k, CHILD_INDEX], out[k, CHILD_SAME_MOVER])
                 distance = np.int64(0)
             else:
-                target = offsets[out[k, CHILD_TIER]] + out[k, CHILD_INDEX]
-                at = np.searchsorted(indices, target)
-                if at >= indices.size or indices[at] != target:
-                    failure[0], failure[1], failure[2] = 2, row, target
+                at = _find(position_addresses[kid], lengths[kid], out[k, CHILD_INDEX])
+                if at < 0:
+                    failure[0], failure[1], failure[2], failure[3] = 2, row, kid, out[k, CHILD_INDEX]
                     return
-                if value[at] == UNDECIDED:
-                    failure[0], failure[1], failure[2] = 3, row, target
+                record = load_at(record_addresses[kid], at, like)
+                if child_problem(unpack_value(record)) != 0:
+                    failure[0], failure[1], failure[2], failure[3] = 3, row, kid, out[k, CHILD_INDEX]
                     return
-                seen = as_seen_by_parent(value[at], out[k, CHILD_SAME_MOVER])
-                distance = np.int64(remoteness[at])
+                seen = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
+                distance = np.int64(unpack_remoteness(record))
             best_win, best_tie, worst_lose, draws = tally(seen, distance, best_win, best_tie,
                                                           worst_lose, draws)
         result, distance = conclude(best_win, best_tie, worst_lose, draws, none)
-        value[row] = result
-        remoteness[row] = -1 if result == DRAW else distance
+        if result != DRAW and distance >= none:
+            failure[0], failure[1], failure[2], failure[3] = 4, row, tier, distance
+            return
+        records[row] = pack_record(result, distance if result != DRAW else none)
 
 
-def solve_bottom_up(game, indices: np.ndarray) -> ReachableSolution:
-    """Solve a closed, sorted set of a game without LOOPY tiers, tier by tier."""
+def solve_tiers(game, counts: dict[int, int], store: TierStore,
+                threads: int | None = None) -> None:
+    """Solve the tiers ``search_tiers`` stored, each after the tiers its moves reach,
+    into ``store``'s ``"records"``; a tier's children stay in memory while a tier
+    still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``."""
     kernel = specialise(_solve_rows, game.kernel_label, expand=game.expand)
-    offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
-    rows = np.searchsorted(indices, offsets)  # each tier's rows
-    value = np.full(indices.size, UNDECIDED, dtype=np.uint8)
-    remoteness = np.full(indices.size, -1, dtype=np.int32)
-    failure = np.zeros(3, dtype=np.int64)
-    for tier in tier_order(game):
-        kernel(game.data, offsets, indices, int(rows[tier]), int(rows[tier + 1]), value,
-               remoteness, game.state_size, game.max_moves, failure)
-        if failure[0]:
+    dtype = record_dtype(getattr(game, "remoteness_bound", None))
+    none = record_none(dtype)
+    threads = threads or os.cpu_count() or 1
+    count = game.tiers.count
+    order = [t for t in tier_order(game) if counts.get(t)]
+    readers = {t: 0 for t in order}
+    for tier in order:
+        for kid in game.tier_children(tier):
+            if kid != tier and kid in readers:
+                readers[kid] += 1
+    held: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for tier in order:
+        positions = np.ascontiguousarray(store.get("positions", tier))
+        records = np.full(positions.size, np.iinfo(dtype).max, dtype)  # all UNSOLVED
+        kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
+        for kid in kids:
+            if kid not in held:
+                held[kid] = (np.array(store.get("positions", kid)), np.array(store.get("records", kid)))
+        position_addresses = np.zeros(count, np.int64)
+        record_addresses = np.zeros(count, np.int64)
+        lengths = np.zeros(count, np.int64)
+        for kid, (kid_positions, kid_records) in [*((k, held[k]) for k in kids),
+                                                  (tier, (positions, records))]:
+            position_addresses[kid] = address_of(kid_positions)
+            record_addresses[kid] = address_of(kid_records)
+            lengths[kid] = kid_positions.size
+        sweep = TierType(game.tier_type(tier)) == TierType.SWEEP
+        if not sweep:  # an IMMEDIATE tier reads none of its own records
+            lengths[tier] = 0
+        step = positions.size if sweep else BLOCK
+        chunks = [(lo, min(lo + step, positions.size)) for lo in range(0, positions.size, step)]
+        failures = [np.zeros(4, np.int64) for _ in chunks]
+        with ThreadPoolExecutor(max_workers=1 if sweep else threads) as pool:
+            list(pool.map(lambda c: kernel(game.data, tier, positions, c[0][0], c[0][1], records,
+                                           position_addresses, lengths, record_addresses, none,
+                                           game.state_size, game.max_moves, c[1]),
+                          zip(chunks, failures)))
+        failed = [f for f in failures if f[0]]
+        if failed:
+            kind, row, kid, local = (int(x) for x in failed[0])
             problem = {1: "is illegal", 2: "has a move to a position the search did not find",
                        3: "has a move to a position not solved before it (a SWEEP tier's move "
-                          "to a lower index?)"}[int(failure[0])]
-            raise SolverError(f"{game.name}: index {int(indices[failure[1]])} reached by play "
-                              f"{problem} (index {int(failure[2])})")
-    return ReachableSolution(indices, value, remoteness)
+                          "to a lower index?)",
+                       4: f"would have remoteness {local}, more than the game's records hold"}[kind]
+            raise SolverError(f"{game.name}: index {int(positions[row]) + game.tiers.offsets[tier]} "
+                              f"reached by play {problem}"
+                              + (f" (index {local + int(game.tiers.offsets[kid])})" if kind in (2, 3) else ""))
+        store.put("records", tier, records)
+        if readers[tier]:
+            held[tier] = (positions, records)
+        for kid in kids:
+            readers[kid] -= 1
+            if not readers[kid]:
+                del held[kid]
 
 
-def solve_reachable(game, starts, progress=None, check=None,
-                    method: str | None = None) -> ReachableSolution:
+@dataclass
+class TieredSolution:
+    """Solved positions kept tier by tier in a ``TierStore`` (``counts``: positions
+    per tier), read back in order of global index."""
+
+    game: object
+    counts: dict[int, int]
+    store: TierStore
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts.values())
+
+    def parts(self):
+        """(global indices, value codes, remoteness (-1 none) as int32) per tier, in
+        order of global index."""
+        offsets = np.asarray(self.game.tiers.offsets, dtype=np.int64)
+        for tier in sorted(t for t, n in self.counts.items() if n):
+            records = np.asarray(self.store.get("records", tier))
+            none = record_none(records.dtype)
+            distance = (records >> VALUE_BITS).astype(np.int32)
+            distance[distance == none] = -1
+            yield (np.asarray(self.store.get("positions", tier)) + offsets[tier],
+                   (records & VALUE_MASK).astype(np.uint8), distance)
+
+    def whole(self) -> "ReachableSolution":
+        """Everything in memory at once."""
+        parts = list(self.parts())
+        if not parts:
+            return ReachableSolution(np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros(0, np.int32))
+        return ReachableSolution(*(np.concatenate(column) for column in zip(*parts)))
+
+
+def solve_reachable(game, starts, progress=None, check=None, method: str | None = None,
+                    store: TierStore | None = None,
+                    threads: int | None = None) -> ReachableSolution | TieredSolution:
     """Find and solve every position reachable from the global indices ``starts``;
     ``progress(message)`` is told about each phase, ``check(found)`` the positions
-    found after each level of the search (it may raise to stop it). ``method`` is
-    "bottom-up" (games without LOOPY tiers only) or "graph"; by default bottom-up
-    where it applies."""
+    found after each tier or level of the search (it may raise to stop it). ``method``
+    is "bottom-up" (games without LOOPY tiers only) or "graph"; by default bottom-up
+    where it applies. Bottom-up with a ``store`` keeps the tiers there and returns a
+    TieredSolution; otherwise everything comes back in one ReachableSolution."""
     def say(message: str) -> None:
         if progress is not None:
             progress(message)
@@ -417,13 +690,17 @@ def solve_reachable(game, starts, progress=None, check=None,
         if check is not None:
             check(found)
 
-    indices = find_reachable(game, np.asarray(starts, dtype=np.int64), level)
     method = method or ("graph" if has_loopy_tiers(game) else "bottom-up")
     if method == "bottom-up":
         if has_loopy_tiers(game):
             raise SolverError(f"{game.name}: a game with LOOPY tiers is solved as a graph")
-        say(f"solving {indices.size:,} positions bottom-up")
-        return solve_bottom_up(game, indices)
+        kept = store if store is not None else TierStore()
+        counts = search_tiers(game, np.asarray(starts, dtype=np.int64), kept, level)
+        say(f"solving {sum(counts.values()):,} positions bottom-up")
+        solve_tiers(game, counts, kept, threads)
+        solution = TieredSolution(game, counts, kept)
+        return solution if store is not None else solution.whole()
+    indices = find_reachable(game, np.asarray(starts, dtype=np.int64), level)
     primitive, first_edge, targets, same = link(game, indices)
     say(f"{targets.size:,} moves linked")
     first_parent, parents, parent_same = _reverse(first_edge, targets, same, indices.size)

@@ -144,14 +144,46 @@ def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
 
 
 def _sorted_unique(values: np.ndarray) -> np.ndarray:
-    """The distinct values, sorted (by a sort: faster here than numpy's hashing unique)."""
-    ordered = np.sort(values)
+    """The distinct values (non-negative int64), sorted: a radix sort, several times
+    faster than numpy's sort on the large arrays of a search."""
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    if values.size < 1 << 16:
+        ordered = np.sort(values)
+    else:
+        ordered = values.copy()
+        _radix_sort(ordered, np.empty_like(ordered), int(values.max()).bit_length())
     if ordered.size < 2:
         return ordered
     keep = np.empty(ordered.size, dtype=bool)
     keep[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
     return ordered[keep]
+
+
+#: Bits sorted per pass of ``_radix_sort``: 2^11 counters stay in the L1 cache.
+RADIX_BITS = 11
+
+
+@jit
+def _radix_sort(values, spare, bits):
+    """Sort non-negative ``values`` below 2^bits in place (least significant digit
+    first; ``spare`` is scratch of the same size)."""
+    source, target = values, spare
+    mask = (1 << RADIX_BITS) - 1
+    passes = max(1, -(-bits // RADIX_BITS))
+    for shift in range(0, passes * RADIX_BITS, RADIX_BITS):
+        counts = np.zeros(mask + 2, dtype=np.int64)
+        for value in source:
+            counts[((value >> shift) & mask) + 1] += 1
+        for digit in range(mask + 1):
+            counts[digit + 1] += counts[digit]
+        for value in source:
+            digit = (value >> shift) & mask
+            target[counts[digit]] = value
+            counts[digit] += 1
+        source, target = target, source
+    if passes % 2:
+        values[:] = spare
 
 
 def _members(wanted: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
@@ -466,15 +498,65 @@ def _by_tier(offsets: np.ndarray, targets: np.ndarray):
         yield int(tier), targets[bounds[tier]:bounds[tier + 1]] - offsets[tier]
 
 
+def _expand_children(data, tier, locals_, start, kid_tiers, kid_locals, state_size, max_moves,
+                     illegal):
+    """Template: the children (tier, local) of ``locals_[start:]`` into ``kid_tiers`` and
+    ``kid_locals`` while they surely fit; returns (the next row, children written).
+    Moves to finished games outside the index are left out; an illegal position stops
+    the call with its row in ``illegal[0]``. ``expand`` is bound by ``specialise``."""
+    out, state, child, moves = scratch(state_size, max_moves)
+    written = 0
+    row = start
+    while row < locals_.size and written + max_moves <= kid_locals.size:
+        count = expand(data, tier, locals_[row], out, state, child, moves)  # noqa: F821
+        if count == 0:
+            illegal[0] = row
+            return row, written
+        for k in range(max(count, 0)):
+            if out[k, CHILD_TIER] != TERMINAL:
+                kid_tiers[written] = out[k, CHILD_TIER]
+                kid_locals[written] = out[k, CHILD_INDEX]
+                written += 1
+        row += 1
+    return row, written
+
+
+#: Children one search task collects before sorting them (two int64 arrays).
+CHILDREN_BUFFER = 1 << 22
+
+
+def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(child tier, sorted distinct child locals) of the positions ``locals_`` of ``tier``,
+    in parts; SolverError for an illegal one."""
+    kernel = specialise(_expand_children, game.kernel_label, expand=game.expand)
+    capacity = max(CHILDREN_BUFFER, 2 * game.max_moves)
+    kid_tiers = np.empty(capacity, np.int64)
+    kid_locals = np.empty(capacity, np.int64)
+    illegal = np.full(1, -1, np.int64)
+    found, row = [], 0
+    while row < locals_.size:
+        row, written = kernel(game.data, tier, locals_, row, kid_tiers, kid_locals,
+                              game.state_size, game.max_moves, illegal)
+        if illegal[0] >= 0:
+            bad = int(locals_[illegal[0]] + game.tiers.offsets[tier])
+            raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks illegal")
+        tiers_found = kid_tiers[:written]
+        for kid in np.flatnonzero(np.bincount(tiers_found, minlength=1)):
+            found.append((int(kid), _sorted_unique(kid_locals[:written][tiers_found == kid])))
+    return found
+
+
 def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
-                 bitmap_limit: int = 1 << 32) -> dict[int, int]:
+                 bitmap_limit: int = 1 << 32, threads: int | None = None) -> dict[int, int]:
     """Find what play reaches from the global indices ``starts``, one tier at a time,
     each tier after every tier with moves into it: a tier's positions are complete
     when its turn comes, are closed under its own moves (a SWEEP tier's), stored in
-    ``store`` and expanded once, their children waiting in the tiers below. Returns
-    the positions found per tier; ``progress(found)`` is called after each tier."""
+    ``store`` and expanded once (in chunks on ``threads``), their children waiting in
+    the tiers below. Returns the positions found per tier; ``progress(found)`` is
+    called after each tier."""
     offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    threads = threads or os.cpu_count() or 1
     pending: dict[int, _Pending] = {}
     done: dict[int, int] = {}
 
@@ -486,57 +568,65 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
 
     for tier, locals_ in _by_tier(offsets, np.asarray(starts, dtype=np.int64)):
         waiting(tier).add(locals_)
-    for tier in reversed(tier_order(game)):
-        if tier not in pending:
-            continue
-        seen = frontier = pending.pop(tier).result()
-        while frontier.size:  # closed under the tier's own moves (SWEEP tiers have some)
-            inside = []
-            for lo in range(0, frontier.size, BLOCK):
-                block = frontier[lo:lo + BLOCK] + offsets[tier]
-                primitive, _, targets, _ = expand_positions(game, block)
-                if (primitive == ILLEGAL).any():
-                    bad = int(block[np.flatnonzero(primitive == ILLEGAL)[0]])
-                    raise SolverError(f"{game.name}: play reaches index {bad}, which the game "
-                                      "marks illegal")
-                for kid, kid_locals in _by_tier(offsets, targets[targets >= 0]):
-                    if kid == tier:
-                        inside.append(kid_locals)
-                    else:
-                        waiting(kid).add(kid_locals)
-                del targets
-            frontier = _sorted_unique(np.concatenate(inside)) if inside else seen[:0]
-            frontier = frontier[~_members(frontier, seen)]
-            if frontier.size:
-                seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)
-        store.put("positions", tier, seen)
-        done[tier] = int(seen.size)
-        if progress is not None:
-            progress(sum(done.values()))
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for tier in reversed(tier_order(game)):
+            if tier not in pending:
+                continue
+            seen = frontier = pending.pop(tier).result()
+            while frontier.size:  # closed under the tier's own moves (SWEEP tiers have some)
+                inside = []
+                step = max(BLOCK // 4, -(-frontier.size // (4 * threads)))
+                chunks = [frontier[lo:lo + step] for lo in range(0, frontier.size, step)]
+                for found in pool.map(lambda chunk: _children_by_tier(game, tier, chunk), chunks):
+                    for kid, kid_locals in found:
+                        if kid == tier:
+                            inside.append(kid_locals)
+                        else:
+                            waiting(kid).add(kid_locals)
+                frontier = _sorted_unique(np.concatenate(inside)) if inside else seen[:0]
+                frontier = frontier[~_members(frontier, seen)]
+                if frontier.size:
+                    seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)
+            store.put("positions", tier, seen)
+            done[tier] = int(seen.size)
+            if progress is not None:
+                progress(sum(done.values()))
     return done
 
 
 @jit(inline="always")
-def _find(address, length, target):
-    """The row of ``target`` in the sorted int64 array at ``address``, or -1."""
-    lo = np.int64(0)
-    hi = length
+def _find(address, directory, shift, target):
+    """The row of ``target`` in the sorted int64 array at ``address``, or -1: its
+    ``directory`` (an int64 array's address) holds the first row of each bucket of
+    ``2^shift`` values, so the binary search covers a few rows."""
+    lo = load_at(directory, target >> shift, target)
+    end = load_at(directory, (target >> shift) + 1, target)
+    hi = end
     while lo < hi:
         middle = (lo + hi) >> 1
         if load_at(address, middle, target) < target:
             lo = middle + 1
         else:
             hi = middle
-    if lo < length and load_at(address, lo, target) == target:
+    if lo < end and load_at(address, lo, target) == target:
         return lo
     return np.int64(-1)
 
 
-def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, lengths,
-                record_addresses, none, state_size, max_moves, failure):
+def _directory(positions: np.ndarray, size: int) -> tuple[np.ndarray, int]:
+    """(first row of each bucket, bucket bits) for ``_find``: about four positions a
+    bucket, over local indices 0..size-1."""
+    shift = max(0, int(size - 1).bit_length() - max(1, int(positions.size).bit_length() - 2))
+    buckets = ((size - 1) >> shift) + 1
+    return np.searchsorted(positions, np.arange(buckets + 1, dtype=np.int64) << shift), shift
+
+
+def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, directories,
+                shifts, record_addresses, sizes, none, state_size, max_moves, failure):
     """Template: solve rows hi-1 down to lo of one tier's sorted reachable local
     indices ``positions`` into ``records``. Each child is found by binary search in
-    its tier's positions (``position_addresses[t]``, ``lengths[t]``) and read from its
+    its tier's positions (``position_addresses[t]``, with ``directories[t]`` and
+    ``shifts[t]`` for ``_find``; 0 for a tier not to be read) and read from its
     records (``record_addresses[t]``; a SWEEP tier's own ``records``, filled with
     ``UNSOLVED``). The first problem goes to ``failure`` (kind, row, child tier,
     child local): 1 an illegal position, 2 a child not stored, 3 a child not yet
@@ -558,7 +648,10 @@ def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, leng
                 seen = as_seen_by_parent(out[k, CHILD_INDEX], out[k, CHILD_SAME_MOVER])
                 distance = np.int64(0)
             else:
-                at = _find(position_addresses[kid], lengths[kid], out[k, CHILD_INDEX])
+                at = np.int64(-1)
+                if position_addresses[kid] != 0 and 0 <= out[k, CHILD_INDEX] < sizes[kid]:
+                    at = _find(position_addresses[kid], directories[kid], shifts[kid],
+                               out[k, CHILD_INDEX])
                 if at < 0:
                     failure[0], failure[1], failure[2], failure[3] = 2, row, kid, out[k, CHILD_INDEX]
                     return
@@ -593,32 +686,33 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
         for kid in game.tier_children(tier):
             if kid != tier and kid in readers:
                 readers[kid] += 1
-    held: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    held: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}  # with directories
     for tier in order:
         positions = np.ascontiguousarray(store.get("positions", tier))
         records = np.full(positions.size, np.iinfo(dtype).max, dtype)  # all UNSOLVED
         kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
         for kid in kids:
             if kid not in held:
-                held[kid] = (np.array(store.get("positions", kid)), np.array(store.get("records", kid)))
-        position_addresses = np.zeros(count, np.int64)
-        record_addresses = np.zeros(count, np.int64)
-        lengths = np.zeros(count, np.int64)
-        for kid, (kid_positions, kid_records) in [*((k, held[k]) for k in kids),
-                                                  (tier, (positions, records))]:
-            position_addresses[kid] = address_of(kid_positions)
-            record_addresses[kid] = address_of(kid_records)
-            lengths[kid] = kid_positions.size
+                kid_positions = np.array(store.get("positions", kid))
+                held[kid] = (kid_positions, np.array(store.get("records", kid)),
+                             *_directory(kid_positions, int(sizes[kid])))
+        tables = np.zeros((4, count), np.int64)  # positions, directory, shift, records
         sweep = TierType(game.tier_type(tier)) == TierType.SWEEP
-        if not sweep:  # an IMMEDIATE tier reads none of its own records
-            lengths[tier] = 0
+        own = [(tier, (positions, records, *_directory(positions, int(sizes[tier]))))] \
+            if sweep else []  # an IMMEDIATE tier reads none of its own records
+        for kid, (kid_positions, kid_records, directory, shift) in \
+                [*((k, held[k]) for k in kids), *own]:
+            if kid_positions.size:
+                tables[:, kid] = (address_of(kid_positions), address_of(directory), shift,
+                                  address_of(kid_records))
         step = positions.size if sweep else BLOCK
         chunks = [(lo, min(lo + step, positions.size)) for lo in range(0, positions.size, step)]
         failures = [np.zeros(4, np.int64) for _ in chunks]
         with ThreadPoolExecutor(max_workers=1 if sweep else threads) as pool:
             list(pool.map(lambda c: kernel(game.data, tier, positions, c[0][0], c[0][1], records,
-                                           position_addresses, lengths, record_addresses, none,
-                                           game.state_size, game.max_moves, c[1]),
+                                           tables[0], tables[1], tables[2], tables[3], sizes,
+                                           none, game.state_size, game.max_moves, c[1]),
                           zip(chunks, failures)))
         failed = [f for f in failures if f[0]]
         if failed:
@@ -632,7 +726,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                               + (f" (index {local + int(game.tiers.offsets[kid])})" if kind in (2, 3) else ""))
         store.put("records", tier, records)
         if readers[tier]:
-            held[tier] = (positions, records)
+            held[tier] = (positions, records, *_directory(positions, int(sizes[tier])))
         for kid in kids:
             readers[kid] -= 1
             if not readers[kid]:

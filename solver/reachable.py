@@ -64,6 +64,10 @@ from tiersolve.solver.values import (
 #: Positions expanded per kernel call while the set is searched and linked.
 BLOCK = 1 << 20
 
+#: A tier's unmerged children are merged into its sorted set once they are this many
+#: (or more than the set holds).
+MERGE_AT = 8 * BLOCK
+
 
 def _expand_positions(data, offsets, indices, first_edge, targets, same, primitive, fill,
                       state_size, max_moves):
@@ -469,7 +473,7 @@ class _Pending:
             return
         self.unmerged.append(locals_)
         self.unmerged_size += locals_.size
-        if self.unmerged_size > max(self.merged.size, 8 * BLOCK):
+        if self.unmerged_size > max(self.merged.size, MERGE_AT):
             self._merge()
             bitmap_bytes = -(-self.size // 64) * 8
             if 8 * self.merged.size > bitmap_bytes and bitmap_bytes <= self.bitmap_limit:

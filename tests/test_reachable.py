@@ -15,6 +15,7 @@ from test_crosscheck import crosscheck
 from tiersolve.databases import UnreachedPositionError, build_database, open_database
 from tiersolve.databases.cli import build_main
 from tiersolve.games import make_game
+from tiersolve.solver import reachable
 from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
 
 
@@ -132,3 +133,62 @@ def test_a_full_build_does_not_take_a_reachable_file_for_itself(tmp_path, capsys
     assert build_main(argv + ["--reachable"]) == 0
     assert build_main(argv) == 2  # same game and start, but only what play reaches
     assert "already exists and is not this ttt 3x3" in capsys.readouterr().err
+
+
+def test_sorted_unique_by_radix_sort():
+    """Large arrays take the radix sort, small ones numpy's; both give np.unique."""
+    rng = np.random.default_rng(7)
+    for size, high in ((0, 1), (1, 5), (1000, 50), (70_000, 2**38), (300_000, 1000),
+                       (200_000, 2**62)):
+        values = rng.integers(0, high, size)
+        assert np.array_equal(reachable._sorted_unique(values), np.unique(values))
+
+
+@pytest.mark.parametrize("merge_at", [1, 3, 100_000])
+def test_pending_children_switch_to_a_bitmap(monkeypatch, merge_at):
+    """A tier's waiting children merge as they grow and become a bitmap once that is
+    smaller; the positions come out sorted and distinct either way."""
+    monkeypatch.setattr(reachable, "MERGE_AT", merge_at)
+    rng = np.random.default_rng(merge_at)
+    pending, everything = reachable._Pending(size=5000, bitmap_limit=1 << 20), []
+    for _ in range(40):
+        block = np.unique(rng.integers(0, 5000, 300))
+        pending.add(block)
+        everything.append(block)
+    assert (pending.bits is not None) == (merge_at < 100_000)  # merged, then a bitmap
+    assert np.array_equal(pending.result(), np.unique(np.concatenate(everything)))
+
+
+@pytest.mark.parametrize("name, options", [("konane", {"rows": 4, "cols": 4}),
+                                           ("breakthrough", {"rows": 4, "cols": 3}),
+                                           ("clobber", {"rows": 3, "cols": 4, "symmetry": True})])
+def test_tiers_on_disk_and_as_bitmaps_give_the_same_solution(monkeypatch, tmp_path, name, options):
+    """Tiers kept in files, and children deduplicated in bitmaps (forced by merging
+    at once), give the arrays of the in-memory search; the graph solver agrees."""
+    game = make_game(name, **options)
+    start = [game.index(game.start())]
+    in_memory = solve_reachable(game, start)
+    monkeypatch.setattr(reachable, "MERGE_AT", 1)
+    tiered = solve_reachable(game, start, store=reachable.TierStore(tmp_path / "tiers"))
+    assert sorted(p.name for p in (tmp_path / "tiers").iterdir())[0].endswith(".npy")
+    on_disk = tiered.whole()
+    graph = solve_reachable(game, start, method="graph")
+    for name_ in ("indices", "value", "remoteness"):
+        assert np.array_equal(getattr(in_memory, name_), getattr(on_disk, name_))
+        assert np.array_equal(getattr(graph, name_), getattr(on_disk, name_))
+    assert tiered.size == in_memory.indices.size > 100
+
+
+def test_child_lookups_through_the_bucket_directory():
+    """``_find`` answers every stored value with its row and every other one with -1,
+    for sets much sparser and much denser than their tier."""
+    rng = np.random.default_rng(3)
+    for size, count in ((1, 1), (2, 1), (1000, 1000), (1 << 20, 17), (12345, 3000)):
+        positions = np.unique(rng.integers(0, size, count))
+        directory, shift = reachable._directory(positions, size)
+        probes = np.unique(np.concatenate([positions, rng.integers(0, size, 200), [0, size - 1]]))
+        rows = [reachable._find(positions.ctypes.data, directory.ctypes.data, shift, int(p))
+                for p in probes]
+        expected = [int(np.searchsorted(positions, p)) if p in set(positions.tolist()) else -1
+                    for p in probes]
+        assert rows == expected

@@ -50,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
@@ -357,12 +358,11 @@ def _retrograde(primitive, first_edge, targets, same, first_parent, parents, par
 
 
 def bytes_per_position(game) -> int:
-    """Memory a reachable position takes while a graph is solved (for the memory
-    check during its search): index, edge offsets, value, remoteness, queues (48) and
-    about eight moves of 10 bytes each way (int32 rows and a flag). The bottom-up
-    method keeps tiers in a ``TierStore``: 24 bytes (index, and its copy while the
-    sorted tier grows) for what it holds, 0 for tiers kept on disk."""
-    return 48 + 8 * 12 if has_loopy_tiers(game) else 24
+    """Memory a reachable position takes while the game is solved as a graph (for the
+    memory check during its search): index, edge offsets, value, remoteness, queues
+    (48) and about eight moves of 10 bytes each way (int32 rows and a flag). (The
+    bottom-up method holds a few tiers at a time; a build checks what it uses.)"""
+    return 48 + 8 * 12
 
 
 def has_loopy_tiers(game) -> bool:
@@ -427,31 +427,24 @@ class TierStore:
 @jit
 def _set_bits(bits, locals_):
     for local in locals_:
-        bits[local >> 6] |= np.uint64(1) << np.uint64(local & 63)
+        bits[local >> 6] |= np.int64(1) << (local & 63)
 
 
 @jit
-def _bits_to_locals(bits, count):
+def _bits_to_locals(bits):
     """The set bits' positions, ascending."""
+    count = 0
+    for word in bits:
+        count += popcount(word)
     found = np.empty(count, dtype=np.int64)
     k = 0
     for word in range(bits.size):
         rest = bits[word]
         while rest:
-            low = rest & (~rest + np.uint64(1))
-            found[k] = (word << 6) + _bit_position(low)
+            found[k] = (word << 6) + lowest_bit(rest)
             k += 1
-            rest ^= low
+            rest &= rest - 1
     return found
-
-
-@jit(inline="always")
-def _bit_position(single):
-    position = 0
-    while single > np.uint64(1):
-        single >>= np.uint64(1)
-        position += 1
-    return position
 
 
 class _Pending:
@@ -477,7 +470,7 @@ class _Pending:
             self._merge()
             bitmap_bytes = -(-self.size // 64) * 8
             if 8 * self.merged.size > bitmap_bytes and bitmap_bytes <= self.bitmap_limit:
-                self.bits = np.zeros(-(-self.size // 64), dtype=np.uint64)
+                self.bits = np.zeros(-(-self.size // 64), dtype=np.int64)
                 _set_bits(self.bits, self.merged)
                 self.merged = np.zeros(0, np.int64)
 
@@ -488,8 +481,7 @@ class _Pending:
     def result(self) -> np.ndarray:
         """The sorted distinct local indices."""
         if self.bits is not None:
-            count = int(np.unpackbits(self.bits.view(np.uint8)).sum(dtype=np.int64))
-            return _bits_to_locals(self.bits, count)
+            return _bits_to_locals(self.bits)
         self._merge()
         return self.merged
 

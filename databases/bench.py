@@ -94,8 +94,7 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     """Build one case in a subprocess; returns its build report plus derived figures."""
     out = workdir / "bench.h5"
     words = shlex.split(case)
-    resume = [] if "--reachable" in words else ["--restart"]  # reachable builds keep no tiers
-    command = [*BUILD_COMMAND, *words, "--quiet", "--json", *resume, "--out", str(out)]
+    command = [*BUILD_COMMAND, *words, "--quiet", "--json", "--restart", "--out", str(out)]
     if threads:
         command += ["--threads", str(threads)]
     env = dict(os.environ)

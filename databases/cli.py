@@ -131,16 +131,18 @@ def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
     if args.plan:
         return fail(prog, "--plan does not apply to --reachable: the reachable positions are "
                           "only known by searching them")
-    if args.restart:
-        return fail(prog, "--restart does not apply to --reachable: its builds keep no tiers")
     try:
         report = build_reachable(game, args.out, starts=args.start,
                                  progress=not (args.quiet or args.json), force=args.force,
-                                 overwrite=args.overwrite)
+                                 overwrite=args.overwrite, restart=args.restart)
     except ValueError as error:  # BuildRefused, a bad start
         return fail(prog, str(error))
     except KeyboardInterrupt:
-        print(f"\n{prog}: interrupted", file=sys.stderr, flush=True)
+        from tiersolve.solver.reachable import has_loopy_tiers
+
+        kept = "" if has_loopy_tiers(game) else \
+            "; run the same command again to resume from the tiers it finished (--restart to start over)"
+        print(f"\n{prog}: interrupted{kept}", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
     print(report.to_json() if args.json else report.summary_line())
     return 0

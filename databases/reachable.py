@@ -35,7 +35,7 @@ from tiersolve.databases.format import _chunked, new_database, provenance_attrib
 from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
-from tiersolve.solver.jit import announce_compile
+from tiersolve.solver.jit import announce_compile, source_fingerprint
 from tiersolve.solver.reachable import (
     TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
 )
@@ -61,9 +61,15 @@ def parse_starts(game: Game, starts: Sequence[str] | None) -> list[np.ndarray]:
 
 def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
                     starts: Sequence[str] | None = None, progress: bool = True,
-                    overwrite: bool = False, force: bool = False) -> BuildReport:
+                    overwrite: bool = False, force: bool = False,
+                    restart: bool = False) -> BuildReport:
     """Solve the positions reachable from ``starts`` (the game's start if none) and
     write them to ``path``; the report counts the positions stored.
+
+    A game without loopy tiers keeps its tiers in ``<path>.tiers/`` while it runs: a
+    build that was stopped resumes from them (once its search was finished, from the
+    tiers it solved), unless ``restart`` discards them. Raises BuildRefused if that
+    folder holds another build.
 
     As ``build_database``: an identical database already there is left alone (the
     report says ``skipped``), any other file is refused unless ``overwrite``."""
@@ -89,8 +95,10 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
         available = memory_available()
         tiered = not has_loopy_tiers(game)  # bottom-up, its tiers in files beside the output
-        work = path.with_name(path.name + ".tiers")
-        shutil.rmtree(work, ignore_errors=True)  # what an interrupted build left
+        store = _work_store(path, game, texts, restart) if tiered else None
+        resumed = sum(store.has("records", t) for t in range(game.tiers.count)) if tiered else 0
+        if resumed or (tiered and store.noted("search") is not None):
+            say(f"resuming: search done, {resumed} tiers solved")
 
         def check_memory(found: int) -> None:
             bar.update(found - bar.n)
@@ -102,7 +110,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
         solving = time.perf_counter()
         solution = solve_reachable(game, [game.index(state) for state in states], say,
-                                   check_memory, store=TierStore(work) if tiered else None)
+                                   check_memory, store=store)
         solve_seconds = time.perf_counter() - solving
         bar.close()
         parts = solution.parts if tiered else lambda: [(solution.indices, solution.value,
@@ -116,7 +124,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
             "start_position": texts[0], "reachable_from": json.dumps(texts),
             "max_remoteness": longest, **{f"count_{name}": n for name, n in counts.items()},
             "compile_seconds": 0.0, "solve_seconds": solve_seconds, "threads": 1,
-            "resumed_tiers": 0, "start_value": start_value,
+            "resumed_tiers": resumed, "start_value": start_value,
             "start_remoteness": -1 if start_remoteness is None else start_remoteness,
             **provenance_attributes(),
         }
@@ -124,7 +132,8 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         positions = solution.size if tiered else int(solution.indices.size)
         _write(path, game, parts(), positions, longest, attributes)
         del solution
-        shutil.rmtree(work, ignore_errors=True)
+        if tiered:
+            shutil.rmtree(store.directory, ignore_errors=True)
         with h5py.File(path, "r+") as out:
             out.attrs["write_seconds"] = time.perf_counter() - writing
             out.attrs["build_seconds"] = time.perf_counter() - begun
@@ -139,7 +148,30 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
         file_bytes=path.stat().st_size, solver_peak_bytes=0, planned_peak_bytes=0,
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-        tiers=game.tiers.count, resumed_tiers=0, options=dict(game.options))
+        tiers=game.tiers.count, resumed_tiers=resumed, options=dict(game.options))
+
+
+def _work_store(path: Path, game: Game, starts: list[str], restart: bool) -> TierStore:
+    """The tiers of this build in ``<path>.tiers/``: kept from a stopped build of the
+    same game, starts and sources, else new."""
+    work = path.with_name(path.name + ".tiers")
+    manifest = {"game": game.label(), "options": {k: v for k, v in game.options.items()},
+                "starts": starts, "source_fingerprint": source_fingerprint()}
+    found = work / "manifest.json"
+    if work.exists() and not restart:
+        try:
+            kept = json.loads(found.read_text())
+        except (OSError, ValueError):
+            kept = None
+        if kept != manifest:
+            raise BuildRefused(f"{work} holds the tiers of another reachable build (another game, "
+                               "start or version of the solver); run again with --restart to "
+                               "discard them")
+        return TierStore(work)
+    shutil.rmtree(work, ignore_errors=True)
+    store = TierStore(work)
+    found.write_text(json.dumps(manifest))
+    return store
 
 
 def _summary(parts, start: int) -> tuple[np.ndarray, int, str, int | None]:

@@ -43,6 +43,7 @@ Everything per position runs in numba; Python only loops over frontiers.
 
 from __future__ import annotations
 
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -392,13 +393,16 @@ def tier_order(game) -> list[int]:
 
 class TierStore:
     """Where the bottom-up method keeps each tier's sorted reachable local indices
-    (``"positions"``) and solved records (``"records"``): in memory, or as ``.npy``
-    files in ``directory`` that are read back memory-mapped. On disk, a search or
-    solve holds only the few tiers it works on, so the set may outgrow memory."""
+    (``"positions"``) and solved records (``"records"``), and small notes (the
+    search's counts): in memory, or as files in ``directory``, each written whole
+    before it is renamed into place, arrays read back memory-mapped. On disk, a
+    search or solve holds only the few tiers it works on, so the set may outgrow
+    memory, and a build that stops keeps what it finished."""
 
     def __init__(self, directory: str | os.PathLike | None = None) -> None:
         self.directory = Path(directory) if directory is not None else None
         self._arrays: dict[tuple[str, int], np.ndarray] = {}
+        self._notes: dict[str, object] = {}
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
 
@@ -408,8 +412,17 @@ class TierStore:
     def put(self, kind: str, tier: int, array: np.ndarray) -> None:
         if self.directory is None:
             self._arrays[kind, tier] = array
-        else:
-            np.save(self._path(kind, tier), array)
+            return
+        final = self._path(kind, tier)
+        temporary = final.with_suffix(".tmp")
+        with open(temporary, "wb") as out:
+            np.save(out, array)
+        os.replace(temporary, final)
+
+    def has(self, kind: str, tier: int) -> bool:
+        if self.directory is None:
+            return (kind, tier) in self._arrays
+        return self._path(kind, tier).exists()
 
     def get(self, kind: str, tier: int) -> np.ndarray:
         """The array (memory-mapped, read-only, when on disk)."""
@@ -417,11 +430,22 @@ class TierStore:
             return self._arrays[kind, tier]
         return np.load(self._path(kind, tier), mmap_mode="r")
 
-    def drop(self, kind: str, tier: int) -> None:
+    def note(self, name: str, value) -> None:
+        """Keep ``value`` (plain JSON data) under ``name``."""
         if self.directory is None:
-            self._arrays.pop((kind, tier), None)
-        else:
-            self._path(kind, tier).unlink(missing_ok=True)
+            self._notes[name] = value
+            return
+        final = self.directory / f"{name}.json"
+        temporary = final.with_suffix(".tmp")
+        temporary.write_text(json.dumps(value))
+        os.replace(temporary, final)
+
+    def noted(self, name: str):
+        """What ``note`` kept under ``name``, or None."""
+        if self.directory is None:
+            return self._notes.get(name)
+        path = self.directory / f"{name}.json"
+        return json.loads(path.read_text()) if path.exists() else None
 
 
 @jit
@@ -548,8 +572,12 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
     each tier after every tier with moves into it: a tier's positions are complete
     when its turn comes, are closed under its own moves (a SWEEP tier's), stored in
     ``store`` and expanded once (in chunks on ``threads``), their children waiting in
-    the tiers below. Returns the positions found per tier; ``progress(found)`` is
-    called after each tier."""
+    the tiers below. Returns the positions found per tier (also noted in ``store``:
+    a store that holds them is not searched again); ``progress(found)`` is called
+    after each tier."""
+    searched = store.noted("search")
+    if searched is not None:  # a build that resumes: the search was finished
+        return {int(tier): count for tier, count in searched.items()}
     offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     threads = threads or os.cpu_count() or 1
@@ -587,6 +615,7 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
             done[tier] = int(seen.size)
             if progress is not None:
                 progress(sum(done.values()))
+    store.note("search", {str(tier): count for tier, count in done.items()})
     return done
 
 
@@ -670,7 +699,8 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                 threads: int | None = None) -> None:
     """Solve the tiers ``search_tiers`` stored, each after the tiers its moves reach,
     into ``store``'s ``"records"``; a tier's children stay in memory while a tier
-    still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``."""
+    still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``.
+    Tiers the store already holds records of are not solved again."""
     kernel = specialise(_solve_rows, game.kernel_label, expand=game.expand)
     dtype = record_dtype(getattr(game, "remoteness_bound", None))
     none = record_none(dtype)
@@ -685,9 +715,12 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     held: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}  # with directories
     for tier in order:
+        kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
+        if store.has("records", tier):  # solved before a build was stopped
+            _release(held, readers, kids)
+            continue
         positions = np.ascontiguousarray(store.get("positions", tier))
         records = np.full(positions.size, np.iinfo(dtype).max, dtype)  # all UNSOLVED
-        kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
         for kid in kids:
             if kid not in held:
                 kid_positions = np.array(store.get("positions", kid))
@@ -723,10 +756,15 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
         store.put("records", tier, records)
         if readers[tier]:
             held[tier] = (positions, records, *_directory(positions, int(sizes[tier])))
-        for kid in kids:
-            readers[kid] -= 1
-            if not readers[kid]:
-                del held[kid]
+        _release(held, readers, kids)
+
+
+def _release(held: dict, readers: dict[int, int], kids: list[int]) -> None:
+    """A tier that read ``kids`` is done: forget those no other tier still reads."""
+    for kid in kids:
+        readers[kid] -= 1
+        if not readers[kid]:
+            held.pop(kid, None)
 
 
 @dataclass

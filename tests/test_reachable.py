@@ -192,3 +192,34 @@ def test_child_lookups_through_the_bucket_directory():
         expected = [int(np.searchsorted(positions, p)) if p in set(positions.tolist()) else -1
                     for p in probes]
         assert rows == expected
+
+
+def test_a_stopped_reachable_build_resumes_from_its_tiers(monkeypatch, tmp_path, capsys):
+    """Stopped (as by Ctrl-C) after its search and two solved tiers, the build keeps
+    them in <out>.tiers/; the same command finishes from there and writes the file a
+    build from nothing writes. Another start is refused until --restart."""
+    argv = ["konane", "--rows", "4", "--cols", "4", "--reachable", "--quiet"]
+    assert build_main(argv + ["--out", str(tmp_path / "fresh.h5")]) == 0
+    out = tmp_path / "k.h5"
+    real_put, solved = reachable.TierStore.put, []
+
+    def stop_after_two(self, kind, tier, array):
+        if kind == "records" and len(solved) == 2:
+            raise KeyboardInterrupt
+        real_put(self, kind, tier, array)
+        solved.extend([tier] if kind == "records" else [])
+
+    monkeypatch.setattr(reachable.TierStore, "put", stop_after_two)
+    assert build_main(argv + ["--out", str(out)]) == 130
+    assert "resume from the tiers it finished" in capsys.readouterr().err
+    kept = out.with_name("k.h5.tiers")
+    assert sorted(p.name for p in kept.glob("records-*")) == [f"records-{t:06d}.npy" for t in sorted(solved)]
+    monkeypatch.setattr(reachable.TierStore, "put", real_put)
+    other = argv + ["--out", str(out), "--start", '(b "" bwbw -bwb -wbw w-wb)']
+    assert build_main(other) == 2 and "--restart" in capsys.readouterr().err
+    assert build_main(argv + ["--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["resumed_tiers"] == 2 and not kept.exists()
+    with open_database(out) as resumed, open_database(tmp_path / "fresh.h5") as fresh:
+        for name_ in ("stored_indices", "value_array", "remoteness_array"):
+            assert np.array_equal(getattr(resumed, name_)(), getattr(fresh, name_)())

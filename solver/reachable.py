@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,21 +151,32 @@ def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
     return seen
 
 
-def _sorted_unique(values: np.ndarray) -> np.ndarray:
+def _sorted_unique(values: np.ndarray, owned: bool = False) -> np.ndarray:
     """The distinct values (non-negative int64), sorted: a radix sort, several times
-    faster than numpy's sort on the large arrays of a search."""
+    faster than numpy's sort on the large arrays of a search. With ``owned``, ``values``
+    (a C-contiguous int64 array no one else uses) is sorted in place, and the result
+    is a view of it."""
     values = np.ascontiguousarray(values, dtype=np.int64)
-    if values.size < 1 << 16:
-        ordered = np.sort(values)
+    ordered = values if owned else values.copy()
+    if ordered.size < 1 << 16:
+        ordered.sort()
     else:
-        ordered = values.copy()
-        _radix_sort(ordered, np.empty_like(ordered), int(values.max()).bit_length())
-    if ordered.size < 2:
-        return ordered
-    keep = np.empty(ordered.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
+        _radix_sort(ordered, np.empty_like(ordered), int(ordered.max()).bit_length())
+    kept = _compact_unique(ordered)
+    return ordered[:kept].copy() if owned and kept < ordered.size // 2 else ordered[:kept]
+
+
+@jit
+def _compact_unique(ordered):
+    """Move the distinct values of a sorted array to its front; returns how many."""
+    if ordered.size == 0:
+        return 0
+    kept = 1
+    for i in range(1, ordered.size):
+        if ordered[i] != ordered[kept - 1]:
+            ordered[kept] = ordered[i]
+            kept += 1
+    return kept
 
 
 #: Bits sorted per pass of ``_radix_sort``: 2^11 counters stay in the L1 cache.
@@ -471,41 +484,88 @@ def _bits_to_locals(bits):
     return found
 
 
+#: A tier's waiting children go to bucket files on disk (when the search has a
+#: directory and no bitmap of the tier is affordable) once they are this many.
+SPILL_AT = 1 << 26
+
+#: The largest bitmap of a tier's waiting children (bytes).
+BITMAP_LIMIT = 1 << 32
+
+#: Bucket files of a spilled tier: each holds one range of its local indices, so
+#: each is sorted alone.
+SPILL_BUCKETS = 256
+
+
 class _Pending:
     """The local indices found so far in one tier, deduplicated: sorted arrays merged
-    as they grow, or a bitmap of the tier once that is the smaller (and at most
-    ``bitmap_limit`` bytes)."""
+    as they grow; a bitmap of the tier once that costs less than a quarter of the
+    arrays (and at most ``bitmap_limit`` bytes); else, with a ``spill`` folder, files
+    of buckets of index ranges (each bucket is sorted when the tier's turn comes), so
+    the children of a tier larger than memory can wait on disk."""
 
-    def __init__(self, size: int, bitmap_limit: int) -> None:
+    def __init__(self, size: int, bitmap_limit: int, spill: Path | None = None) -> None:
         self.size = size
         self.bitmap_limit = bitmap_limit
+        self.spill = spill
         self.merged = np.zeros(0, np.int64)
         self.unmerged: list[np.ndarray] = []
         self.unmerged_size = 0
         self.bits: np.ndarray | None = None
+        self.bounds: np.ndarray | None = None  # bucket boundaries once spilled
 
     def add(self, locals_: np.ndarray) -> None:
+        """Add sorted, distinct local indices."""
         if self.bits is not None:
             _set_bits(self.bits, locals_)
+            return
+        if self.bounds is not None:
+            self._append(locals_)
             return
         self.unmerged.append(locals_)
         self.unmerged_size += locals_.size
         if self.unmerged_size > max(self.merged.size, MERGE_AT):
-            self._merge()
+            held = self.merged.size + self.unmerged_size
             bitmap_bytes = -(-self.size // 64) * 8
-            if 8 * self.merged.size > bitmap_bytes and bitmap_bytes <= self.bitmap_limit:
+            if 32 * held > bitmap_bytes and bitmap_bytes <= self.bitmap_limit:
                 self.bits = np.zeros(-(-self.size // 64), dtype=np.int64)
-                _set_bits(self.bits, self.merged)
-                self.merged = np.zeros(0, np.int64)
+                for part in (self.merged, *self.unmerged):
+                    _set_bits(self.bits, part)
+                self.merged, self.unmerged, self.unmerged_size = np.zeros(0, np.int64), [], 0
+            elif self.spill is not None and held > SPILL_AT:
+                self.spill.mkdir(parents=True, exist_ok=True)
+                step = -(-self.size // SPILL_BUCKETS)
+                self.bounds = np.arange(0, self.size + step, step, dtype=np.int64)
+                for part in (self.merged, *self.unmerged):
+                    self._append(part)
+                self.merged, self.unmerged, self.unmerged_size = np.zeros(0, np.int64), [], 0
+            else:
+                self._merge()
+
+    def _bucket(self, bucket: int) -> Path:
+        return self.spill / f"bucket-{bucket:04d}.bin"
+
+    def _append(self, locals_: np.ndarray) -> None:
+        cuts = np.searchsorted(locals_, self.bounds)
+        for bucket in np.flatnonzero(np.diff(cuts)):
+            with open(self._bucket(bucket), "ab") as out:
+                locals_[cuts[bucket]:cuts[bucket + 1]].tofile(out)
 
     def _merge(self) -> None:
-        self.merged = _sorted_unique(np.concatenate([self.merged, *self.unmerged]))
+        self.merged = _sorted_unique(np.concatenate([self.merged, *self.unmerged]), owned=True)
         self.unmerged, self.unmerged_size = [], 0
 
     def result(self) -> np.ndarray:
-        """The sorted distinct local indices."""
+        """The sorted distinct local indices (bucket files are removed)."""
         if self.bits is not None:
             return _bits_to_locals(self.bits)
+        if self.bounds is not None:
+            parts = []
+            for bucket in range(self.bounds.size - 1):
+                path = self._bucket(bucket)
+                if path.exists():
+                    parts.append(_sorted_unique(np.fromfile(path, dtype=np.int64), owned=True).copy())
+                    path.unlink()
+            return np.concatenate(parts) if parts else np.zeros(0, np.int64)
         self._merge()
         return self.merged
 
@@ -566,8 +626,21 @@ def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, n
     return found
 
 
+def _expand_in_chunks(pool, game, tier: int, frontier: np.ndarray, threads: int):
+    """``_children_by_tier`` of ``frontier`` in chunks of BLOCK positions on the pool,
+    in order, with at most two chunks a thread under way (so the children waiting to
+    be taken stay few)."""
+    window: deque = deque()
+    for lo in range(0, frontier.size, BLOCK):
+        window.append(pool.submit(_children_by_tier, game, tier, frontier[lo:lo + BLOCK]))
+        if len(window) >= 2 * threads:
+            yield window.popleft().result()
+    while window:
+        yield window.popleft().result()
+
+
 def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
-                 bitmap_limit: int = 1 << 32, threads: int | None = None) -> dict[int, int]:
+                 bitmap_limit: int | None = None, threads: int | None = None) -> dict[int, int]:
     """Find what play reaches from the global indices ``starts``, one tier at a time,
     each tier after every tier with moves into it: a tier's positions are complete
     when its turn comes, are closed under its own moves (a SWEEP tier's), stored in
@@ -581,6 +654,7 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
     offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     threads = threads or os.cpu_count() or 1
+    bitmap_limit = BITMAP_LIMIT if bitmap_limit is None else bitmap_limit
     pending: dict[int, _Pending] = {}
     done: dict[int, int] = {}
 
@@ -588,7 +662,14 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
         if tier in done:
             raise SolverError(f"{game.name}: a move leads to tier {tier}, which is not solved "
                               "after the tiers with moves into it: declare it in tier_children")
-        return pending.setdefault(tier, _Pending(int(sizes[tier]), bitmap_limit))
+        if tier not in pending:
+            spill = None if store.directory is None else store.directory / f"waiting-{tier:06d}"
+            pending[tier] = _Pending(int(sizes[tier]), bitmap_limit, spill)
+        return pending[tier]
+
+    if store.directory is not None:  # what a search that was stopped left waiting
+        for left in store.directory.glob("waiting-*"):
+            shutil.rmtree(left)
 
     for tier, locals_ in _by_tier(offsets, np.asarray(starts, dtype=np.int64)):
         waiting(tier).add(locals_)
@@ -596,12 +677,13 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
         for tier in reversed(tier_order(game)):
             if tier not in pending:
                 continue
-            seen = frontier = pending.pop(tier).result()
+            waited = pending.pop(tier)
+            seen = frontier = waited.result()
+            if waited.spill is not None and waited.spill.exists():
+                waited.spill.rmdir()
             while frontier.size:  # closed under the tier's own moves (SWEEP tiers have some)
                 inside = []
-                step = max(BLOCK // 4, -(-frontier.size // (4 * threads)))
-                chunks = [frontier[lo:lo + step] for lo in range(0, frontier.size, step)]
-                for found in pool.map(lambda chunk: _children_by_tier(game, tier, chunk), chunks):
+                for found in _expand_in_chunks(pool, game, tier, frontier, threads):
                     for kid, kid_locals in found:
                         if kid == tier:
                             inside.append(kid_locals)
@@ -780,17 +862,19 @@ class TieredSolution:
     def size(self) -> int:
         return sum(self.counts.values())
 
-    def parts(self):
-        """(global indices, value codes, remoteness (-1 none) as int32) per tier, in
-        order of global index."""
+    def parts(self, rows: int = 1 << 26):
+        """(global indices, value codes, remoteness (-1 none) as int32) of at most
+        ``rows`` positions at a time, in order of global index."""
         offsets = np.asarray(self.game.tiers.offsets, dtype=np.int64)
         for tier in sorted(t for t, n in self.counts.items() if n):
-            records = np.asarray(self.store.get("records", tier))
-            none = record_none(records.dtype)
-            distance = (records >> VALUE_BITS).astype(np.int32)
-            distance[distance == none] = -1
-            yield (np.asarray(self.store.get("positions", tier)) + offsets[tier],
-                   (records & VALUE_MASK).astype(np.uint8), distance)
+            all_records = self.store.get("records", tier)
+            all_positions = self.store.get("positions", tier)
+            for lo in range(0, all_records.size, rows):
+                records = np.asarray(all_records[lo:lo + rows])
+                distance = (records >> VALUE_BITS).astype(np.int32)
+                distance[distance == record_none(records.dtype)] = -1
+                yield (all_positions[lo:lo + rows] + offsets[tier],
+                       (records & VALUE_MASK).astype(np.uint8), distance)
 
     def whole(self) -> "ReachableSolution":
         """Everything in memory at once."""

@@ -177,6 +177,9 @@ def test_tiers_on_disk_and_as_bitmaps_give_the_same_solution(monkeypatch, tmp_pa
         assert np.array_equal(getattr(in_memory, name_), getattr(on_disk, name_))
         assert np.array_equal(getattr(graph, name_), getattr(on_disk, name_))
     assert tiered.size == in_memory.indices.size > 100
+    sliced = [np.concatenate(column) for column in zip(*tiered.parts(rows=7))]  # as written
+    assert all(np.array_equal(a, getattr(on_disk, n))
+               for a, n in zip(sliced, ("indices", "value", "remoteness")))
 
 
 def test_child_lookups_through_the_bucket_directory():
@@ -223,3 +226,34 @@ def test_a_stopped_reachable_build_resumes_from_its_tiers(monkeypatch, tmp_path,
     with open_database(out) as resumed, open_database(tmp_path / "fresh.h5") as fresh:
         for name_ in ("stored_indices", "value_array", "remoteness_array"):
             assert np.array_equal(getattr(resumed, name_)(), getattr(fresh, name_)())
+
+
+def test_waiting_children_spill_to_bucket_files(monkeypatch, tmp_path):
+    """Where no bitmap is affordable, a tier's waiting children go to bucket files on
+    disk; they come back sorted and distinct, and the files are removed."""
+    monkeypatch.setattr(reachable, "MERGE_AT", 1)
+    monkeypatch.setattr(reachable, "SPILL_AT", 10)
+    monkeypatch.setattr(reachable, "SPILL_BUCKETS", 7)
+    rng = np.random.default_rng(5)
+    pending, everything = reachable._Pending(100_000, bitmap_limit=0, spill=tmp_path / "w"), []
+    for _ in range(30):
+        block = np.unique(rng.integers(0, 100_000, 500))
+        pending.add(block)
+        everything.append(block)
+    assert pending.bounds is not None and len(list((tmp_path / "w").iterdir())) == 7
+    assert np.array_equal(pending.result(), np.unique(np.concatenate(everything)))
+    assert not list((tmp_path / "w").iterdir())
+    # and a whole search that spills gives the in-memory solution
+    game = make_game("konane", rows=4, cols=4)
+    start = [game.index(game.start())]
+    monkeypatch.setattr(reachable, "SPILL_AT", 2)
+    monkeypatch.setattr(reachable, "BITMAP_LIMIT", 0)
+    real_append, appended = reachable._Pending._append, []
+    monkeypatch.setattr(reachable._Pending, "_append",
+                        lambda self, part: appended.append(part.size) or real_append(self, part))
+    spilled = solve_reachable(game, start, store=reachable.TierStore(tmp_path / "t")).whole()
+    assert sum(appended) > 1000 and not list((tmp_path / "t").glob("waiting-*"))
+    monkeypatch.setattr(reachable, "SPILL_AT", 1 << 40)
+    plain = solve_reachable(game, start)
+    assert all(np.array_equal(getattr(spilled, n), getattr(plain, n))
+               for n in ("indices", "value", "remoteness"))

@@ -37,7 +37,7 @@ from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
 from tiersolve.solver.jit import announce_compile, source_fingerprint
 from tiersolve.solver.reachable import (
-    TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
+    TieredSolution, TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
 )
 from tiersolve.solver.values import VALUE_NAMES
 
@@ -130,6 +130,9 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         }
         writing = time.perf_counter()
         positions = solution.size if tiered else int(solution.indices.size)
+        if tiered and shutil.disk_usage(path.parent).free < WRITTEN_BYTES * positions:
+            say("little disk left: each tier's files go as soon as the file holds it")
+            parts = lambda: _freeing_parts(solution)  # noqa: E731
         _write(path, game, parts(), positions, longest, attributes)
         del solution
         if tiered:
@@ -186,6 +189,21 @@ def _summary(parts, start: int) -> tuple[np.ndarray, int, str, int | None]:
             start_value = VALUE_NAMES[int(values[at])]
             start_remoteness = None if remoteness[at] < 0 else int(remoteness[at])
     return counts, longest, start_value, start_remoteness
+
+
+#: Disk a reachable position may take in the file (a generous guess): below that much
+#: room the write frees each tier's files as soon as the file holds it.
+WRITTEN_BYTES = 6
+
+
+def _freeing_parts(solution: TieredSolution):
+    """The parts of ``solution`` tier by tier, each tier's files removed once its
+    parts were taken: a write stopped halfway then loses the build, but one that
+    would not fit beside the tiers can finish."""
+    for tier, count in sorted(solution.counts.items()):
+        yield from TieredSolution(solution.game, {tier: count}, solution.store).parts()
+        solution.store.drop("positions", tier)
+        solution.store.drop("records", tier)
 
 
 def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: dict) -> None:

@@ -443,6 +443,13 @@ class TierStore:
             return self._arrays[kind, tier]
         return np.load(self._path(kind, tier), mmap_mode="r")
 
+    def drop(self, kind: str, tier: int) -> None:
+        """Forget an array (remove its file)."""
+        if self.directory is None:
+            self._arrays.pop((kind, tier), None)
+        else:
+            self._path(kind, tier).unlink(missing_ok=True)
+
     def note(self, name: str, value) -> None:
         """Keep ``value`` (plain JSON data) under ``name``."""
         if self.directory is None:

@@ -257,3 +257,21 @@ def test_waiting_children_spill_to_bucket_files(monkeypatch, tmp_path):
     plain = solve_reachable(game, start)
     assert all(np.array_equal(getattr(spilled, n), getattr(plain, n))
                for n in ("indices", "value", "remoteness"))
+
+
+def test_a_write_short_of_disk_frees_each_tier_as_it_goes(monkeypatch, tmp_path):
+    """With less disk free than the file may need, the tiers' files go as the file
+    takes them; the file is the same."""
+    from tiersolve.databases import reachable as reachable_db
+
+    build_database("konane", tmp_path / "a.h5", rows=4, cols=4, reachable=True, progress=False)
+    dropped = []
+    real_drop = reachable.TierStore.drop
+    monkeypatch.setattr(reachable.TierStore, "drop",
+                        lambda self, kind, tier: dropped.append(kind) or real_drop(self, kind, tier))
+    monkeypatch.setattr(reachable_db, "WRITTEN_BYTES", 1 << 50)
+    build_database("konane", tmp_path / "b.h5", rows=4, cols=4, reachable=True, progress=False)
+    assert dropped.count("records") == dropped.count("positions") > 5
+    with open_database(tmp_path / "a.h5") as a, open_database(tmp_path / "b.h5") as b:
+        for name_ in ("stored_indices", "value_array", "remoteness_array"):
+            assert np.array_equal(getattr(a, name_)(), getattr(b, name_)())

@@ -785,11 +785,12 @@ def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, dire
 
 
 def solve_tiers(game, counts: dict[int, int], store: TierStore,
-                threads: int | None = None) -> None:
+                threads: int | None = None, progress=None) -> None:
     """Solve the tiers ``search_tiers`` stored, each after the tiers its moves reach,
     into ``store``'s ``"records"``; a tier's children stay in memory while a tier
     still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``.
-    Tiers the store already holds records of are not solved again."""
+    Tiers the store already holds records of are not solved again.
+    ``progress(solved)`` is told the positions solved after each tier."""
     kernel = specialise(_solve_rows, game.kernel_label, expand=game.expand)
     dtype = record_dtype(getattr(game, "remoteness_bound", None))
     none = record_none(dtype)
@@ -803,10 +804,12 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                 readers[kid] += 1
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     held: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}  # with directories
+    solved = 0
     for tier in order:
         kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
         if store.has("records", tier):  # solved before a build was stopped
             _release(held, readers, kids)
+            solved += counts[tier]
             continue
         positions = np.ascontiguousarray(store.get("positions", tier))
         records = np.full(positions.size, np.iinfo(dtype).max, dtype)  # all UNSOLVED
@@ -843,6 +846,9 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                               f"reached by play {problem}"
                               + (f" (index {local + int(game.tiers.offsets[kid])})" if kind in (2, 3) else ""))
         store.put("records", tier, records)
+        solved += positions.size
+        if progress is not None:
+            progress(solved)
         if readers[tier]:
             held[tier] = (positions, records, *_directory(positions, int(sizes[tier])))
         _release(held, readers, kids)
@@ -915,8 +921,10 @@ def solve_reachable(game, starts, progress=None, check=None, method: str | None 
             raise SolverError(f"{game.name}: a game with LOOPY tiers is solved as a graph")
         kept = store if store is not None else TierStore()
         counts = search_tiers(game, np.asarray(starts, dtype=np.int64), kept, level)
-        say(f"solving {sum(counts.values()):,} positions bottom-up")
-        solve_tiers(game, counts, kept, threads)
+        total = sum(counts.values())
+        say(f"solving {total:,} positions bottom-up")
+        solve_tiers(game, counts, kept, threads,
+                    lambda solved: say(f"{solved:,} of {total:,} positions solved"))
         solution = TieredSolution(game, counts, kept)
         return solution if store is not None else solution.whole()
     indices = find_reachable(game, np.asarray(starts, dtype=np.int64), level)

@@ -728,9 +728,10 @@ def _find(address, directory, shift, target):
 
 
 def _directory(positions: np.ndarray, size: int) -> tuple[np.ndarray, int]:
-    """(first row of each bucket, bucket bits) for ``_find``: about four positions a
-    bucket, over local indices 0..size-1."""
-    shift = max(0, int(size - 1).bit_length() - max(1, int(positions.size).bit_length() - 2))
+    """(first row of each bucket, bucket bits) for ``_find``: 8 to 16 positions a
+    bucket on average, over local indices 0..size-1, so the directory takes at most
+    a byte a position and a search reads two adjacent cache lines."""
+    shift = max(0, int(size - 1).bit_length() - max(1, int(positions.size).bit_length() - 4))
     buckets = ((size - 1) >> shift) + 1
     return np.searchsorted(positions, np.arange(buckets + 1, dtype=np.int64) << shift), shift
 

@@ -208,20 +208,26 @@ def _freeing_parts(solution: TieredSolution):
 
 def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: dict) -> None:
     """The file: ``indices``, ``value`` and ``remoteness`` row for row, written part
-    by part (``parts``: indices, values, remoteness with -1 for none, in order)."""
+    by part (``parts``: indices, values, remoteness with -1 for none, in order), and
+    ``index_fence``, the first index of each chunk of ``indices`` (docs/FORMAT.md)."""
     with new_database(path, game, longest, attributes) as (out, remoteness_type):
         none = np.iinfo(remoteness_type).max
         indices = out.create_dataset("indices", shape=(size,), dtype=np.int64, **_chunked(size))
         value = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
         stored = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
                                     **_chunked(size))
+        chunk = indices.chunks[0] if size else 1
+        fence = np.zeros(-(-size // chunk), np.int64)  # the first index of each chunk
         row = 0
         for part_indices, values, remoteness in parts:
             end = row + part_indices.size
+            firsts = np.arange(-(-row // chunk) * chunk, end, chunk)
+            fence[firsts // chunk] = part_indices[firsts - row]
             indices[row:end] = part_indices
             value[row:end] = values
             stored[row:end] = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
             row = end
+        out.create_dataset("index_fence", data=fence)
 
 
 __all__ = ["build_reachable", "default_reachable_path", "parse_starts"]

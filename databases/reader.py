@@ -258,6 +258,7 @@ class Database:
         # A --reachable database stores some positions: their sorted indices, row for row.
         self._stored = self._file["indices"] if "indices" in self._file else None
         self._stored_cache: np.ndarray | None = None
+        self._fence: np.ndarray | None = None
         rows = self.game.size if self._stored is None else self._stored.shape[0]
         for dataset in (self._values, self._remoteness):
             if dataset.shape != (rows,):
@@ -513,7 +514,7 @@ class Database:
             np.arange(len(offsets) - 1).reshape(-1, 1)
         counts = np.zeros((len(offsets) - 1, len(VALUES)), dtype=np.int64)
         block = 1 << 24
-        rows = offsets if self._stored is None else np.searchsorted(self.stored_indices(), offsets)
+        rows = offsets if self._stored is None else self._locate(np.asarray(offsets, np.int64))[0]
         for tier in range(len(offsets) - 1):
             for lo in range(int(rows[tier]), int(rows[tier + 1]), block):
                 hi = min(lo + block, int(rows[tier + 1]))
@@ -576,12 +577,36 @@ class Database:
         remoteness[remoteness == self.none_remoteness] = -1
         return values, remoteness
 
+    def _locate(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, found) of indices in a --reachable database's sorted ``indices``: the
+        row where each is or would be inserted (numpy's searchsorted), and whether it is
+        there. With an ``index_fence`` (the first index of each chunk) only the chunks
+        holding the indices are read, so a file larger than memory can answer."""
+        if self._stored_cache is None and "index_fence" in self._file:
+            if self._fence is None:
+                self._fence = self._read(self._file["index_fence"], slice(None))
+            chunk = self._stored.chunks[0]
+            blocks = np.searchsorted(self._fence, indices, side="right") - 1
+            rows = np.zeros(indices.shape, np.int64)
+            found = np.zeros(indices.shape, bool)
+            for block in np.unique(blocks[blocks >= 0]):
+                part = blocks == block
+                held = self._read(self._stored, slice(int(block) * chunk, (int(block) + 1) * chunk))
+                at = np.searchsorted(held, indices[part])
+                rows[part] = int(block) * chunk + at
+                found[part] = held[np.minimum(at, held.size - 1)] == indices[part]
+            return rows, found
+        stored = self.stored_indices()
+        rows = np.searchsorted(stored, indices)
+        if not stored.size:
+            return rows, np.zeros(indices.shape, bool)
+        return rows, stored[np.minimum(rows, stored.size - 1)] == indices
+
     def _rows_of(self, indices: np.ndarray) -> np.ndarray:
         """Rows of a --reachable database's indices; UnreachedPositionError if one is
         not stored."""
-        stored = self.stored_indices()
-        rows = np.minimum(np.searchsorted(stored, indices), max(stored.size - 1, 0))
-        missing = stored[rows] != indices if stored.size else np.ones(indices.shape, bool)
+        rows, found = self._locate(indices)
+        missing = ~found
         if missing.any():
             raise UnreachedPositionError(f"index {indices[missing][0]} is not reachable from this "
                                          f"database's starts ({', '.join(self.reachable_from)})")

@@ -275,3 +275,24 @@ def test_a_write_short_of_disk_frees_each_tier_as_it_goes(monkeypatch, tmp_path)
     with open_database(tmp_path / "a.h5") as a, open_database(tmp_path / "b.h5") as b:
         for name_ in ("stored_indices", "value_array", "remoteness_array"):
             assert np.array_equal(getattr(a, name_)(), getattr(b, name_)())
+
+
+def test_lookups_read_the_fence_and_one_chunk(tmp_path):
+    """A reachable file of several chunks answers through its index fence (the first
+    index of each chunk) exactly as from the whole index: every stored index, the
+    indices between them (not reachable), and the rows of its tiers."""
+    build_database("clobber", tmp_path / "k.h5", rows=4, cols=4, reachable=True, progress=False)
+    with open_database(tmp_path / "k.h5") as fenced, open_database(tmp_path / "k.h5") as whole:
+        stored = whole.stored_indices()  # this one reads all of its index
+        assert stored.size > 3 * 65536 and fenced._stored_cache is None
+        values, remoteness = fenced.lookup_indices(stored[::-7])
+        assert fenced._stored_cache is None  # only the fence and the chunks were read
+        assert np.array_equal(values, whole.value_array()[::-7])
+        assert np.array_equal(remoteness, whole.remoteness_array()[::-7])
+        gaps = np.setdiff1d(np.arange(max(stored[0] - 3, 0), stored[-1] + 3, 997), stored)
+        rows, found = fenced._locate(gaps)
+        assert not found.any() and np.array_equal(rows, np.searchsorted(stored, gaps))
+        with pytest.raises(UnreachedPositionError):
+            fenced.lookup_indices(gaps[:1])
+        for a, b in zip(fenced.tier_counts(), whole.tier_counts()):
+            assert np.array_equal(a, b)

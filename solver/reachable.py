@@ -23,10 +23,11 @@ is searched and solved **tier by tier** instead (``search_tiers``, ``solve_tiers
 * the search takes the tiers parents first, so a tier's positions are all known when
   its turn comes: they are closed under the tier's own moves (SWEEP tiers), stored,
   and expanded once; their children wait, deduplicated, in the tiers below (sorted
-  arrays, or a bitmap of the tier once that is smaller);
+  arrays, a bitmap of the tier once that is smaller, or, with a store on disk and a
+  tier too large for a bitmap, bucket files of index ranges);
 * the solve takes the tiers children first, each from its highest index down, every
-  child found by binary search in its tier's sorted positions; a tier's records stay
-  in memory only while a tier still to be solved reads them.
+  child found by binary search in a directory bucket of its tier's sorted positions;
+  a tier's records stay in memory only while a tier still to be solved reads them.
 
 A ``TierStore`` on disk keeps the tiers as files, so memory holds a few tiers, not
 the whole set. Both methods are tested against each other and against the full

@@ -630,7 +630,7 @@ def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, n
             raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks illegal")
         tiers_found = kid_tiers[:written]
         for kid in np.flatnonzero(np.bincount(tiers_found, minlength=1)):
-            found.append((int(kid), _sorted_unique(kid_locals[:written][tiers_found == kid])))
+            found.append((int(kid), _sorted_unique(kid_locals[:written][tiers_found == kid], owned=True)))
     return found
 
 

@@ -839,14 +839,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                           zip(chunks, failures)))
         failed = [f for f in failures if f[0]]
         if failed:
-            kind, row, kid, local = (int(x) for x in failed[0])
-            problem = {1: "is illegal", 2: "has a move to a position the search did not find",
-                       3: "has a move to a position not solved before it (a SWEEP tier's move "
-                          "to a lower index?)",
-                       4: f"would have remoteness {local}, more than the game's records hold"}[kind]
-            raise SolverError(f"{game.name}: index {int(positions[row]) + game.tiers.offsets[tier]} "
-                              f"reached by play {problem}"
-                              + (f" (index {local + int(game.tiers.offsets[kid])})" if kind in (2, 3) else ""))
+            raise SolverError(_failure_text(game, tier, positions, failed[0]))
         store.put("records", tier, records)
         solved += positions.size
         if progress is not None:
@@ -854,6 +847,18 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
         if readers[tier]:
             held[tier] = (positions, records, *_directory(positions, int(sizes[tier])))
         _release(held, readers, kids)
+
+
+def _failure_text(game, tier: int, positions: np.ndarray, failure: np.ndarray) -> str:
+    """One line for a ``_solve_rows`` failure (kind, row, child tier, child local)."""
+    kind, row, kid, local = (int(x) for x in failure)
+    offsets = game.tiers.offsets
+    problem = {1: "is illegal",
+               2: f"has a move to a position the search did not find (index {local + int(offsets[kid])})",
+               3: "has a move to a position not solved before it (a SWEEP tier's move to a lower "
+                  f"index?) (index {local + int(offsets[kid])})",
+               4: f"would have remoteness {local}, more than the game's records hold"}[kind]
+    return f"{game.name}: index {int(positions[row]) + int(offsets[tier])} reached by play {problem}"
 
 
 def _release(held: dict, readers: dict[int, int], kids: list[int]) -> None:

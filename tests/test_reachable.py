@@ -16,6 +16,7 @@ from tiersolve.databases import UnreachedPositionError, build_database, open_dat
 from tiersolve.databases.cli import build_main
 from tiersolve.games import make_game
 from tiersolve.solver import reachable
+from tiersolve.solver.common import SolverError
 from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
 
 
@@ -296,3 +297,18 @@ def test_lookups_read_the_fence_and_one_chunk(tmp_path):
             fenced.lookup_indices(gaps[:1])
         for a, b in zip(fenced.tier_counts(), whole.tier_counts()):
             assert np.array_equal(a, b)
+
+
+def test_a_child_missing_from_its_tier_is_named():
+    """The solve checks every move against the stored tiers: a position the search
+    lost is reported with the index that reaches it, never given a value."""
+    game = make_game("konane", rows=3, cols=4)
+    store = reachable.TierStore()
+    counts = reachable.search_tiers(game, np.array([game.index(game.start())]), store)
+    tier = max(t for t, n in counts.items() if n > 1 and t != max(counts))
+    lost = int(store.get("positions", tier)[0])
+    store.put("positions", tier, store.get("positions", tier)[1:])
+    counts[tier] -= 1
+    with pytest.raises(SolverError, match=r"reached by play has a move to a position the search "
+                                          rf"did not find \(index {lost + game.tiers.offsets[tier]}\)"):
+        reachable.solve_tiers(game, counts, store)

@@ -61,8 +61,9 @@ from tiersolve.solver.common import (
     child_problem, conclude, scratch, tally,
 )
 from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record, record_dtype,
+    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record,
     record_none, unpack_remoteness, unpack_value,
 )
 
@@ -563,7 +564,7 @@ class _Pending:
         self.unmerged, self.unmerged_size = [], 0
 
     def result(self) -> np.ndarray:
-        """The sorted distinct local indices (bucket files are removed)."""
+        """The sorted distinct local indices (bucket files and their folder are removed)."""
         if self.bits is not None:
             return _bits_to_locals(self.bits)
         if self.bounds is not None:
@@ -573,6 +574,7 @@ class _Pending:
                 if path.exists():
                     parts.append(_sorted_unique(np.fromfile(path, dtype=np.int64), owned=True).copy())
                     path.unlink()
+            self.spill.rmdir()
             return np.concatenate(parts) if parts else np.zeros(0, np.int64)
         self._merge()
         return self.merged
@@ -685,10 +687,7 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
         for tier in reversed(tier_order(game)):
             if tier not in pending:
                 continue
-            waited = pending.pop(tier)
-            seen = frontier = waited.result()
-            if waited.spill is not None and waited.spill.exists():
-                waited.spill.rmdir()
+            seen = frontier = pending.pop(tier).result()
             while frontier.size:  # closed under the tier's own moves (SWEEP tiers have some)
                 inside = []
                 for found in _expand_in_chunks(pool, game, tier, frontier, threads):
@@ -794,21 +793,21 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
     Tiers the store already holds records of are not solved again.
     ``progress(solved)`` is told the positions solved after each tier."""
     kernel = specialise(_solve_rows, game.kernel_label, expand=game.expand)
-    dtype = record_dtype(getattr(game, "remoteness_bound", None))
+    dtype = records_type(game)
     none = record_none(dtype)
     threads = threads or os.cpu_count() or 1
     count = game.tiers.count
     order = [t for t in tier_order(game) if counts.get(t)]
+    reads = {t: [k for k in tiers_read(game, t) if counts.get(k)] for t in order}
     readers = {t: 0 for t in order}
-    for tier in order:
-        for kid in game.tier_children(tier):
-            if kid != tier and kid in readers:
-                readers[kid] += 1
+    for kids in reads.values():
+        for kid in kids:
+            readers[kid] += 1
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     held: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}  # with directories
     solved = 0
     for tier in order:
-        kids = [k for k in game.tier_children(tier) if k != tier and k in readers]
+        kids = reads[tier]
         if store.has("records", tier):  # solved before a build was stopped
             _release(held, readers, kids)
             solved += counts[tier]
@@ -821,9 +820,10 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
                 held[kid] = (kid_positions, np.array(store.get("records", kid)),
                              *_directory(kid_positions, int(sizes[kid])))
         tables = np.zeros((4, count), np.int64)  # positions, directory, shift, records
-        sweep = TierType(game.tier_type(tier)) == TierType.SWEEP
-        own = [(tier, (positions, records, *_directory(positions, int(sizes[tier]))))] \
-            if sweep else []  # an IMMEDIATE tier reads none of its own records
+        sweep = tier_type(game, tier) == TierType.SWEEP
+        entry = (positions, records, *_directory(positions, int(sizes[tier]))) \
+            if sweep or readers[tier] else None
+        own = [(tier, entry)] if sweep else []  # an IMMEDIATE tier reads none of its own records
         for kid, (kid_positions, kid_records, directory, shift) in \
                 [*((k, held[k]) for k in kids), *own]:
             if kid_positions.size:
@@ -845,7 +845,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
         if progress is not None:
             progress(solved)
         if readers[tier]:
-            held[tier] = (positions, records, *_directory(positions, int(sizes[tier])))
+            held[tier] = entry
         _release(held, readers, kids)
 
 

@@ -589,11 +589,15 @@ class Database:
             blocks = np.searchsorted(self._fence, indices, side="right") - 1
             rows = np.zeros(indices.shape, np.int64)
             found = np.zeros(indices.shape, bool)
-            for block in np.unique(blocks[blocks >= 0]):
-                part = blocks == block
-                held = self._read(self._stored, slice(int(block) * chunk, (int(block) + 1) * chunk))
+            order = np.argsort(blocks, kind="stable")  # each chunk read once, as lookup_indices
+            bounds = np.flatnonzero(np.diff(blocks[order])) + 1
+            for part in np.split(order, bounds):
+                block = int(blocks[part[0]]) if part.size else -1
+                if block < 0:  # below the first stored index: row 0, not found
+                    continue
+                held = self._read(self._stored, slice(block * chunk, (block + 1) * chunk))
                 at = np.searchsorted(held, indices[part])
-                rows[part] = int(block) * chunk + at
+                rows[part] = block * chunk + at
                 found[part] = held[np.minimum(at, held.size - 1)] == indices[part]
             return rows, found
         stored = self.stored_indices()

@@ -3,8 +3,10 @@
 Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 64 cells;
 bit 63 is the sign bit, so masks move down with ``shift_down`` (a logical shift),
 never with ``>>``, and a full board is ``full_mask(cells)``.
-``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations done a byte at a
-time with 64 KiB lookup tables, which numba freezes into the compiled code; ``permute``
+``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations: the processor's own
+instructions where they are fast (``solver.jit.FAST_PEXT``), else done a byte at a
+time with 64 KiB lookup tables, which numba freezes into the compiled code
+(``extract_bits_by_bytes``, ``deposit_bits_by_bytes``); ``permute``
 moves every cell of a mask by a permutation (a mirror, a reversal) the same way, with
 tables made by ``permutation_tables``.
 
@@ -20,9 +22,10 @@ from typing import Sequence
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
-from tiersolve.solver.jit import jit
+from tiersolve.solver.jit import FAST_PEXT, jit
 
 MAX_CELLS = 64
 
@@ -107,10 +110,11 @@ BYTE_POPCOUNT, BYTE_EXTRACT, BYTE_DEPOSIT = _byte_tables()
 
 
 @jit
-def extract_bits(source: int, mask: int) -> int:
-    """PEXT: the bits of ``source`` at the set positions of ``mask``, packed to the bottom.
+def extract_bits_by_bytes(source: int, mask: int) -> int:
+    """PEXT with the byte tables: the bits of ``source`` at the set positions of
+    ``mask``, packed to the bottom.
 
-    >>> extract_bits(0b1010, 0b1110)  # bits 1, 2, 3 of source are 1, 0, 1
+    >>> extract_bits_by_bytes(0b1010, 0b1110)  # bits 1, 2, 3 of source are 1, 0, 1
     5
     """
     result = 0
@@ -125,10 +129,11 @@ def extract_bits(source: int, mask: int) -> int:
 
 
 @jit
-def deposit_bits(source: int, mask: int) -> int:
-    """PDEP: the low bits of ``source`` spread onto the set positions of ``mask``.
+def deposit_bits_by_bytes(source: int, mask: int) -> int:
+    """PDEP with the byte tables: the low bits of ``source`` spread onto the set
+    positions of ``mask``.
 
-    >>> deposit_bits(5, 0b1110)
+    >>> deposit_bits_by_bytes(5, 0b1110)
     10
     """
     result = 0
@@ -141,6 +146,46 @@ def deposit_bits(source: int, mask: int) -> int:
         shift += 8
         mask = shift_down(mask, 8)
     return result
+
+
+def _bmi2(name: str):
+    """An intrinsic for BMI2's ``llvm.x86.bmi.<name>.64`` on two int64s."""
+
+    def typer(typingctx, source, mask):
+        def codegen(context, builder, signature, args):
+            kind = ir.IntType(64)
+            function = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(kind, [kind, kind]), f"llvm.x86.bmi.{name}.64")
+            return builder.call(function, args)
+
+        return types.int64(types.int64, types.int64), codegen
+
+    typer.__name__ = f"_{name}"
+    return intrinsic(typer)
+
+
+if FAST_PEXT:
+    _pext, _pdep = _bmi2("pext"), _bmi2("pdep")
+
+    @jit(inline="always")
+    def extract_bits(source: int, mask: int) -> int:
+        """PEXT: the bits of ``source`` at the set positions of ``mask``, packed to the bottom.
+
+        >>> extract_bits(0b1010, 0b1110)  # bits 1, 2, 3 of source are 1, 0, 1
+        5
+        """
+        return _pext(np.int64(source), np.int64(mask))
+
+    @jit(inline="always")
+    def deposit_bits(source: int, mask: int) -> int:
+        """PDEP: the low bits of ``source`` spread onto the set positions of ``mask``.
+
+        >>> deposit_bits(5, 0b1110)
+        10
+        """
+        return _pdep(np.int64(source), np.int64(mask))
+else:
+    extract_bits, deposit_bits = extract_bits_by_bytes, deposit_bits_by_bytes
 
 
 def permutation_tables(permutations: Sequence[Sequence[int]], cells: int) -> np.ndarray:

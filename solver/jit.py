@@ -108,9 +108,29 @@ def announce_compile(label: str, seconds: str = "5-10", quiet: bool = False) -> 
         pass
 
 
+def _fast_pext() -> bool:
+    """Whether ``hashers.bits`` may use the processor's PEXT/PDEP (BMI2): one cycle on
+    Intel since Haswell and on AMD since Zen 3, but microcoded, hundreds of cycles,
+    on Zen 1 and 2 ("znver1", "znver2"). ``TIERSOLVE_BIT_TABLES=1`` turns them off."""
+    if os.environ.get("TIERSOLVE_BIT_TABLES", "") not in ("", "0"):
+        return False
+    try:
+        from llvmlite import binding
+
+        features, name = binding.get_host_cpu_features(), binding.get_host_cpu_name()
+    except Exception:  # no way to ask: the tables work everywhere
+        return False
+    return bool(features.get("bmi2")) and name not in ("znver1", "znver2")
+
+
+#: The bit helpers compile to BMI2 instructions (see ``_fast_pext``).
+FAST_PEXT = _fast_pext()
+
+
 def _configure_cache() -> Path:
     root = cache_root()
-    cache_dir = root / f"numba-{source_fingerprint()}"
+    # Kernels built with and without BMI2 differ for the same sources and processor.
+    cache_dir = root / f"numba-{source_fingerprint()}{'' if FAST_PEXT else '-tables'}"
     numba.config.CACHE_DIR = str(cache_dir)
     try:  # mark this version's cache as used, so pruning keeps it
         cache_dir.mkdir(parents=True, exist_ok=True)

@@ -128,6 +128,45 @@ def parents(data, tier, local, out, state, other):
 
 
 @jit
+def expand(data, tier, local, out, state, child, moves):
+    """The moves straight from the index: a move changes one row's digit, so the
+    child's index is the parent's plus the digit's change times the row's weight."""
+    params, row_a, row_b, gap_offset = data
+    rows, cols, backward = params[ROWS], params[COLS], params[BACKWARD]
+    states = cols * (cols - 1) // 2
+    turn = local & 1
+    index = local >> 1
+    weight = 1  # of row 0, the most significant digit
+    for _ in range(rows - 1):
+        weight *= states
+    count = 0
+    for row in range(rows):
+        digit = (index // weight) % states
+        a, gap = row_a[digit], row_b[digit]
+        behind = a if turn == 0 else cols - 2 - a - gap
+        first = count
+        for distance in range(1, gap + 1):  # forward: the gap narrows
+            moved = gap_offset[gap - distance] + (a + distance if turn == 0 else a)
+            out[count, 1] = moved - digit
+            out[count, 3] = (row * 2) * cols + distance
+            count += 1
+        if backward:
+            for distance in range(1, behind + 1):  # backward: the gap widens
+                moved = gap_offset[gap + distance] + (a - distance if turn == 0 else a)
+                out[count, 1] = moved - digit
+                out[count, 3] = (row * 2 + 1) * cols + distance
+                count += 1
+        for k in range(first, count):
+            out[k, 0] = 0
+            out[k, 1] = 2 * (index + out[k, 1] * weight) + 1 - turn
+            out[k, 2] = 0
+        weight //= states
+    if count == 0:
+        return -np.int64(no_move_value(params[IS_MISERE]))
+    return count
+
+
+@jit
 def primitive(data, state, move_count):
     return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
 
@@ -156,7 +195,8 @@ class Northcott(Game):
         Option("backward", bool, False, "pieces may also move away from the opponent (cycles)"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, parents=parents)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+                              parents=parents)
     state_fields = "turn (0 = L, 1 = R), then a, b, c of each row"
 
     def build(self) -> None:

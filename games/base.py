@@ -56,10 +56,19 @@ All run in nopython mode and must not allocate per call where avoidable.
   as its canonical index; it may repeat one, or give illegal or primitive ones (the
   solver skips positions already decided). Without it, loopy tiers are solved by
   value iteration. ``state`` and ``other`` are scratch arrays of ``state_size``.
+* ``sweep_level(data, tier, local, state) -> level`` OPTIONAL, for SWEEP tiers: a
+  level in ``0..sweep_levels-1`` (at most 256 levels) such that every move staying
+  in the tier leads to a strictly higher level (Northcott: how far the gaps have
+  closed). Precondition: ``0 <= local < tier size``, any index (an illegal one may
+  have any level). With it, a large SWEEP tier is solved level by level from the
+  highest, every level on all threads; without it, one thread sweeps the tier.
+  ``state`` is a scratch array of ``state_size``. The game sets ``sweep_levels``
+  (0 leaves the function unused, e.g. for a loopy variant).
 
 The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
 ``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
-``remoteness_bound`` (None when unbounded) and ``hasher``; it implements ``parse``,
+``remoteness_bound`` (None when unbounded), ``sweep_levels`` (if it has
+``sweep_level``) and ``hasher``; it implements ``parse``,
 ``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
 
 * ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
@@ -144,6 +153,7 @@ class GameFunctions(NamedTuple):
     expand: Callable | None = None
     terminal: Callable | None = None
     parents: Callable | None = None
+    sweep_level: Callable | None = None
 
 
 @jit
@@ -291,6 +301,8 @@ class Game:
     remoteness_bound: int | None
     hasher: dict
     max_parents: int = 0
+    #: Levels of ``sweep_level`` (0: the game has none, or not for these options).
+    sweep_levels: int = 0
 
     def __init__(self, **options: Any) -> None:
         known = {option.name: option for option in self.options_spec}
@@ -373,6 +385,11 @@ class Game:
         return specialise(_expand_composed, self.name, decode=f.decode, encode=f.encode,
                           generate_moves=f.generate_moves, do_move=f.do_move,
                           primitive=f.primitive, terminal=f.terminal or never_terminal)
+
+    @property
+    def sweep_level(self) -> Callable | None:
+        """The numba level function of SWEEP tiers, or None (they are swept in order)."""
+        return self.functions.sweep_level if self.sweep_levels else None
 
     @property
     def parents(self) -> Callable | None:

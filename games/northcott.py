@@ -7,8 +7,9 @@ game is Nim on the gaps ``b``.
 
 Index: a row is one of ``C(cols, 2)`` states ranked by gap, widest first, then by
 ``a``; rows are the digits of a mixed-radix number, times 2 plus the turn. A forward
-move narrows a gap, so it leads to a higher index (the bottom-up solver's order);
-with ``--backward`` the game has cycles and is solved by the loopy solver, with
+move narrows a gap, so it leads to a higher index (the bottom-up solver's order)
+and to a higher ``sweep_level`` (the gaps closed so far: the solver takes the
+levels in turn, each on all threads); with ``--backward`` the game has cycles and is solved by the loopy solver, with
 un-moves (a piece steps back to where it came from).
 
 State vector: ``[turn, a1, b1, c1, a2, b2, c2, ...]`` (turn 0 = L).
@@ -135,35 +136,52 @@ def expand(data, tier, local, out, state, child, moves):
     rows, cols, backward = params[ROWS], params[COLS], params[BACKWARD]
     states = cols * (cols - 1) // 2
     turn = local & 1
-    index = local >> 1
-    weight = 1  # of row 0, the most significant digit
-    for _ in range(rows - 1):
+    rest = local >> 1
+    weight = 2  # of the last row's digit in the child's local index
+    for row in range(rows - 1, -1, -1):  # digits into state, weights into child
+        state[row] = rest % states
+        rest //= states
+        child[row] = weight
         weight *= states
+    base = (local ^ 1)  # the child's turn, digits still the parent's
     count = 0
     for row in range(rows):
-        digit = (index // weight) % states
+        digit, weight = state[row], child[row]
         a, gap = row_a[digit], row_b[digit]
-        behind = a if turn == 0 else cols - 2 - a - gap
-        first = count
+        from_digit = base - digit * weight
         for distance in range(1, gap + 1):  # forward: the gap narrows
             moved = gap_offset[gap - distance] + (a + distance if turn == 0 else a)
-            out[count, 1] = moved - digit
+            out[count, 0] = 0
+            out[count, 1] = from_digit + moved * weight
+            out[count, 2] = 0
             out[count, 3] = (row * 2) * cols + distance
             count += 1
         if backward:
+            behind = a if turn == 0 else cols - 2 - a - gap
             for distance in range(1, behind + 1):  # backward: the gap widens
                 moved = gap_offset[gap + distance] + (a - distance if turn == 0 else a)
-                out[count, 1] = moved - digit
+                out[count, 0] = 0
+                out[count, 1] = from_digit + moved * weight
+                out[count, 2] = 0
                 out[count, 3] = (row * 2 + 1) * cols + distance
                 count += 1
-        for k in range(first, count):
-            out[k, 0] = 0
-            out[k, 1] = 2 * (index + out[k, 1] * weight) + 1 - turn
-            out[k, 2] = 0
-        weight //= states
     if count == 0:
         return -np.int64(no_move_value(params[IS_MISERE]))
     return count
+
+
+@jit
+def sweep_level(data, tier, local, state):
+    """How far the gaps have closed: every forward move closes one."""
+    params, _, row_b, _ = data
+    rows, cols = params[ROWS], params[COLS]
+    states = cols * (cols - 1) // 2
+    rest = local >> 1
+    level = rows * (cols - 2)
+    for _ in range(rows):
+        level -= row_b[rest % states]
+        rest //= states
+    return level
 
 
 @jit
@@ -196,7 +214,7 @@ class Northcott(Game):
         MISERE,
     )
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
-                              parents=parents)
+                              parents=parents, sweep_level=sweep_level)
     state_fields = "turn (0 = L, 1 = R), then a, b, c of each row"
 
     def build(self) -> None:
@@ -215,6 +233,8 @@ class Northcott(Game):
         self.max_parents = self.max_moves
         self.loopy = self.options["backward"]
         self.remoteness_bound = None if self.loopy else rows * (cols - 2)
+        levels = rows * (cols - 2) + 1
+        self.sweep_levels = levels if not self.loopy and levels <= 256 else 0
         self.hasher = {"name": "mixed-radix", "digits": "row states (widest gap first), turn",
                        "radices": [row_states] * rows + [2]}
 

@@ -42,6 +42,15 @@ def _expanded(game: Game, expand, tier: int, local: int) -> tuple[int, list[tupl
     return count, [tuple(int(v) for v in row) for row in out[:max(count, 0)]]
 
 
+def _level(game: Game, tier: int, local: int) -> int:
+    """``sweep_level`` of an index, checked to lie in ``0..sweep_levels-1``."""
+    level = int(game.sweep_level(game.data, tier, local, np.zeros(game.state_size, np.int64)))
+    if not 0 <= level < game.sweep_levels:
+        raise ContractError(f"{game.describe()}: sweep_level gives {_where(game, tier, local)} "
+                            f"level {level}, outside 0..{game.sweep_levels - 1}")
+    return level
+
+
 def check_game(game: Game) -> str:
     """Check every index of ``game``; returns a one-line summary, raises ContractError."""
     tiers = range(game.tiers.count)
@@ -88,6 +97,12 @@ def check_game(game: Game) -> str:
                     if kind == TierType.SWEEP and child <= local:
                         raise ContractError(f"{game.describe()}: sweep tier {tier}: the move from "
                                             f"{where} leads to the lower index {child}")
+                    if kind == TierType.SWEEP and game.sweep_level is not None and \
+                            _level(game, tier, child) <= _level(game, tier, local):
+                        raise ContractError(f"{game.describe()}: sweep tier {tier}: the move from "
+                                            f"{where} (sweep_level {_level(game, tier, local)}) "
+                                            f"leads to {_where(game, tier, child)}, whose level "
+                                            f"{_level(game, tier, child)} is not higher")
                     if count > 0:
                         preimage[(tier, child)].add((local, same))
     if game.parents is not None:

@@ -21,7 +21,7 @@ import numpy as np
 from tiersolve.solver.atomic import load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
-    CHILD_TIER_NOT_SOLVED, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
+    CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
     conclude, report_failure, scratch, tally,
 )
 from tiersolve.solver.jit import specialise
@@ -29,7 +29,7 @@ from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack
 
 
 def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none, state_size,
-                     max_moves, failure):
+                     max_moves, failure, levels, level):
     """Template: solve local indices hi-1 down to lo of ``tier`` into ``records``,
     local index ``i`` at ``records[i - first]`` (``first`` is 0 for a whole tier, and
     a piece's first index when a tier is solved in pieces).
@@ -38,12 +38,20 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
     tier its own records), ``sizes[t]`` its size; ``none`` is the records' "no
     remoteness". The first contract failure goes to ``failure`` (see solver.common)
     and stops the sweep.
+
+    A leveled sweep (``levels`` not empty: the tier's ``sweep_level`` of each index)
+    solves only the indices of ``level``, whose moves inside the tier lead to higher
+    levels, solved before; the calls of one level share nothing, so they run side by
+    side, and each goes on past a failure so that the lowest one is reported.
     ``expand`` is bound to the game's function by ``specialise``."""
     if hi <= lo:
         return
     out, state, child, moves = scratch(state_size, max_moves)
     like = records[lo - first]
+    leveled = levels.size > 0
     for local in range(hi - 1, lo - 1, -1):
+        if leveled and levels[local] != level:
+            continue
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
         if count <= 0:  # illegal (0), or primitive with value code -count
             records[local - first] = pack_record(-count, 0 if count < 0 else none)
@@ -65,7 +73,9 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
                     problem = CHILD_TIER_NOT_SOLVED
                 elif index < 0 or index >= sizes[child_tier]:
                     problem = CHILD_OUT_OF_RANGE
-                elif child_tier == tier and index <= local:
+                elif child_tier == tier and leveled and levels[index] <= level:
+                    problem = LEVEL_NOT_HIGHER
+                elif child_tier == tier and not leveled and index <= local:
                     problem = CHILD_NOT_YET_SOLVED
                 if problem == 0:
                     record = load_at(addresses[child_tier], index, like)
@@ -77,14 +87,39 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
                 distance = np.int64(unpack_remoteness(record))
             best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
                                                           worst_lose, draws)
-        if problem != 0:  # stop: the positions below may read this one
+        if problem != 0:
             records[local - first] = pack_record(0, none)
-            return
+            if leveled:  # this level's other positions do not read this one
+                continue
+            return  # stop: the positions below may read this one
         value, distance = conclude(best_win, best_tie, worst_lose, draws, none)
         if value != DRAW and distance >= none:
             report_failure(failure, REMOTENESS_OVERFLOW, local, tier, distance)
             distance = 0
         records[local - first] = pack_record(value, distance)
+
+
+def _sweep_levels(data, tier, lo, hi, levels, histogram, state_size, failure):
+    """Template: ``levels[local] = sweep_level(...)`` for ``lo <= local < hi``, each
+    counted in ``histogram``; a level outside the histogram is a contract failure.
+    ``sweep_level`` is bound to the game's function by ``specialise``."""
+    state = np.empty(state_size, np.int64)
+    for local in range(lo, hi):
+        level = sweep_level(data, tier, local, state)  # noqa: F821 (bound)
+        if level < 0 or level >= histogram.size:
+            report_failure(failure, LEVEL_OUT_OF_RANGE, local, tier, level)
+            return
+        levels[local] = level
+        histogram[level] += 1
+
+
+def levels_kernel_for(game):
+    """The game's compiled kernel that computes a sweep tier's levels."""
+    return specialise(_sweep_levels, game.kernel_label, sweep_level=game.sweep_level)
+
+
+#: The levels of a leveled sweep, one byte an index.
+LEVEL_TYPE = np.uint8
 
 
 def kernel_for(game):
@@ -97,4 +132,7 @@ def warm_up(game, records_type: np.dtype) -> None:
     count = len(game.tier_sizes)
     kernel_for(game)(game.data, 0, 0, 0, np.zeros(count, np.int64), np.zeros(count, np.int64),
                      np.zeros(1, records_type), 0, 0, game.state_size, game.max_moves,
-                     np.zeros(4, np.int64))
+                     np.zeros(4, np.int64), np.zeros(0, LEVEL_TYPE), 0)
+    if game.sweep_level is not None:
+        levels_kernel_for(game)(game.data, 0, 0, 0, np.zeros(0, LEVEL_TYPE),
+                                np.zeros(1, np.int64), game.state_size, np.zeros(4, np.int64))

@@ -39,7 +39,8 @@ class TierType(IntEnum):
     IMMEDIATE: every move leaves the tier (for tiers already solved); solved in
       chunks in any order.
     SWEEP: moves may stay in the tier, and then lead to a higher local index; the
-      tier is swept from its highest index down.
+      tier is swept from its highest index down (or, if the game has
+      ``sweep_level``, level by level from the highest, each level on every thread).
     LOOPY: moves inside the tier may form cycles; retrograde analysis inside the
       tier (solver/loopy.py).
     """
@@ -62,6 +63,8 @@ class SolvableGame(Protocol):
     remoteness_bound: int | None
     expand: Callable
     parents: Callable | None
+    sweep_level: Callable | None
+    sweep_levels: int
 
     @property
     def tier_sizes(self) -> np.ndarray: ...
@@ -84,6 +87,8 @@ CHILD_NOT_YET_SOLVED = 5      # a sweep tier's move leads to a lower index of th
 REMOTENESS_OVERFLOW = 6       # a remoteness beyond what the records can hold
 PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the tier's size
 TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
+LEVEL_OUT_OF_RANGE = 9        # sweep_level gave a level outside 0..sweep_levels-1
+LEVEL_NOT_HIGHER = 10         # a leveled sweep's move inside the tier does not raise the level
 
 class ContractFailure(Exception):
     """A kernel met a contract failure; carries its failure array (the driver turns it

@@ -5,7 +5,8 @@ kernel of its type, on a pool of threads, holding in memory only what is needed.
   ready tiers are taken smallest number first (games number their tiers so that
   this keeps few in memory) while threads and the memory budget allow.
 * Each tier runs as a sequence of batches of kernel calls on the shared pool:
-  IMMEDIATE tiers in chunks, SWEEP tiers in one sweep (``solver/bottom_up.py``),
+  IMMEDIATE tiers in chunks, SWEEP tiers in one sweep (``solver/bottom_up.py``), or
+  level by level in chunks if the game gives each index a ``sweep_level``,
   LOOPY tiers phase by phase and level by level, each phase in chunks
   (``solver/loopy.py``). Several tiers run at once, so both cores stay busy.
 * Solved tiers are **records** (``solver.values``); a kernel reads the tiers a tier
@@ -39,7 +40,7 @@ from tiersolve.solver.atomic import address_of
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
     CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
-    FAIL_LOCAL, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
+    FAIL_LOCAL, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
     SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
     progress_bar, tier_summary,
 )
@@ -49,6 +50,9 @@ from tiersolve.solver.values import record_dtype, record_none
 CHUNK = 1 << 17
 #: Smallest chunk of a loopy tier's phases (fewer, larger calls below this).
 LOOPY_CHUNK = 1 << 16
+#: Smallest SWEEP tier solved level by level (below it, one thread sweeps it faster
+#: than a pass over its levels and a batch per level).
+LEVELED_SWEEP_MIN = 1 << 20
 
 #: Called with (tier, records, counts per value, largest remoteness) once a tier is solved.
 TierSink = Callable[[int, np.ndarray, np.ndarray, int], None]
@@ -142,12 +146,22 @@ class TierPlan:
         return self.readers_left[tier] > 0, freed
 
 
+def leveled(game: SolvableGame, tier: int, threads: int = 2) -> bool:
+    """Whether ``tier`` is swept level by level: a SWEEP tier of at least
+    LEVELED_SWEEP_MIN positions, of a game with ``sweep_level``, on several threads."""
+    return (threads > 1 and game.sweep_level is not None
+            and int(game.tier_sizes[tier]) >= LEVELED_SWEEP_MIN
+            and tier_type(game, tier) == TierType.SWEEP)
+
+
 def work_bytes(game: SolvableGame, tier: int) -> int:
-    """Memory a tier takes while it is solved (its own arrays)."""
+    """Memory a tier takes while it is solved (its own arrays; a leveled sweep's
+    levels are counted, as on several threads)."""
     size = int(game.tier_sizes[tier])
     if tier_type(game, tier) == TierType.LOOPY:
         return size * loopy.bytes_per_position(game)
-    return size * records_type(game).itemsize
+    levels = np.dtype(bottom_up.LEVEL_TYPE).itemsize if leveled(game, tier) else 0
+    return size * (records_type(game).itemsize + levels)
 
 
 def estimate_peak_bytes(game: SolvableGame, threads: int | None = None,
@@ -192,12 +206,44 @@ def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype,
         addresses[tier] = address_of(records) if records.size else 0
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     failures = [no_failure() for _ in chunks]
+    no_levels = np.zeros(0, bottom_up.LEVEL_TYPE)
     yield [(kernel, (game.data, tier, lo, hi, addresses, sizes, records, first,
-                     record_none(dtype), game.state_size, game.max_moves, failure))
+                     record_none(dtype), game.state_size, game.max_moves, failure, no_levels, 0))
            for (lo, hi), failure in zip(chunks, failures)]
     failed = first_failure(failures)
     if failed is not None:
         raise ContractFailure(failed)
+    return records, None
+
+
+def _leveled_sweep(game, tier: int, addresses: np.ndarray, chunks, dtype):
+    """A SWEEP tier level by level, as a generator of kernel batches: one batch
+    computes every index's ``sweep_level``, then one batch per level, highest first,
+    solves that level's indices in every chunk that has some. A batch is yielded as
+    (calls, positions each call solves) for the progress bar."""
+    size = int(game.tier_sizes[tier])
+    records = np.empty(size, dtype)
+    addresses[tier] = address_of(records)
+    levels = np.empty(size, bottom_up.LEVEL_TYPE)
+    histograms = np.zeros((len(chunks), game.sweep_levels), np.int64)
+    failures = [no_failure() for _ in chunks]
+    counting = bottom_up.levels_kernel_for(game)
+    yield [(counting, (game.data, tier, lo, hi, levels, histograms[c], game.state_size, failures[c]))
+           for c, (lo, hi) in enumerate(chunks)], [0] * len(chunks)
+    failed = first_failure(failures)
+    if failed is not None:
+        raise ContractFailure(failed)
+    kernel = bottom_up.kernel_for(game)
+    sizes = np.asarray(game.tier_sizes, dtype=np.int64)
+    for level in range(game.sweep_levels - 1, -1, -1):
+        here = [c for c in range(len(chunks)) if histograms[c, level]]
+        failures = [no_failure() for _ in here]
+        yield [(kernel, (game.data, tier, *chunks[c], addresses, sizes, records, 0,
+                         record_none(dtype), game.state_size, game.max_moves, failure, levels, level))
+               for c, failure in zip(here, failures)], [int(histograms[c, level]) for c in here]
+        failed = first_failure(failures)
+        if failed is not None:
+            raise ContractFailure(failed)
     return records, None
 
 
@@ -335,6 +381,9 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
         if kind == TierType.LOOPY:
             step = max(LOOPY_CHUNK, -(-size // (4 * threads)))
             steps = loopy.solve_tier(game, tier, addresses, chunks_of(size, step), dtype)
+        elif leveled(game, tier, threads):
+            step = max(CHUNK, -(-size // (8 * threads)))
+            steps = _leveled_sweep(game, tier, addresses, chunks_of(size, step), dtype)
         else:
             step = CHUNK if kind == TierType.IMMEDIATE else size
             steps = _bottom_up_tier(game, tier, addresses, chunks_of(size, step), dtype)
@@ -353,17 +402,22 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
                 return
             except ContractFailure as error:
                 raise SolverError(describe_failure(game, job.tier, error.failure)) from None
+            credits = None
+            if isinstance(calls, tuple):  # (calls, positions each call solves)
+                calls, credits = calls
             if calls:
                 break
-            results = []  # an empty tier has no calls: go on at once
+            results = []  # an empty tier (or level) has no calls: go on at once
         job.results = [None] * len(calls)
         job.outstanding = len(calls)
         job.batches += 1
-        # The first batch expands every position; a loopy tier's levels come after it,
-        # so its first batch shows half the tier on the bar and completion the rest.
-        share = 1 if tier_type(game, job.tier) != TierType.LOOPY else 2
-        job.sizes = [(args[3] - args[2]) // share if job.batches == 1 and len(args) > 3 else 0
-                     for _, args in calls]
+        if credits is None:
+            # The first batch expands every position; a loopy tier's levels come after
+            # it, so its first batch shows half the tier on the bar and completion the rest.
+            share = 1 if tier_type(game, job.tier) != TierType.LOOPY else 2
+            credits = [(args[3] - args[2]) // share if job.batches == 1 and len(args) > 3 else 0
+                       for _, args in calls]
+        job.sizes = credits
         if job.batches > 1:
             bar.set_postfix_str(f"tier {_tier_text(game, job.tier)}: pass {job.batches}", refresh=False)
         for slot, (kernel, args) in enumerate(calls):
@@ -435,6 +489,10 @@ def describe_failure(game: SolvableGame, tier: int, failure: np.ndarray) -> str:
                             "of its symmetry class",
         CHILD_NOT_YET_SOLVED: f"{move} stays in its sweep tier and leads to {target}, which is "
                               f"not above index {local}",
+        LEVEL_NOT_HIGHER: f"{move} stays in its sweep tier and leads to {target}, whose "
+                          "sweep_level is not higher",
+        LEVEL_OUT_OF_RANGE: f"sweep_level gives {where} level {child}, outside "
+                            f"0..{getattr(game, 'sweep_levels', 0) - 1} (sweep_levels)",
         REMOTENESS_OVERFLOW: f"the remoteness of {where} would be {child}, more than the game's "
                              f"records hold (declare a larger remoteness_bound)",
         PARENT_OUT_OF_RANGE: f"the un-move generator gives index {child} as a parent of {where}, "

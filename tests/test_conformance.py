@@ -91,3 +91,23 @@ def test_the_tester_names_a_broken_un_move():
     with pytest.raises(ContractError, match=r"the un-moves of \(. 3 3 .*\) are wrong: 1 missing"):
         check_game(Forgetful(rows=3, cols=3))
     assert np is not None
+
+
+def test_the_tester_names_a_sweep_level_that_does_not_rise():
+    """Northcott whose sweep_level ignores the last row: a move there keeps the level."""
+    from tiersolve.games.base import GameFunctions
+    from tiersolve.games.northcott import Northcott, sweep_level as right
+    from tiersolve.solver.jit import jit
+
+    @jit(cache=False)
+    def blind(data, tier, local, state):
+        return right(data, tier, (local >> 1) // 3 * 3 * 2, state)  # 3 row states of 3 cols
+
+    class Blind(Northcott):
+        functions = Northcott.functions._replace(sweep_level=blind)
+
+    assert isinstance(Blind.functions, GameFunctions)
+    with pytest.raises(ContractError, match=r"sweep tier 0: the move from \(L 0L1R0 0L1R0\) \(tier 0 "
+                                            r"\(\), index 0\) \(sweep_level 0\) leads to \(R 0L1R0 "
+                                            r"1L0R0\) \(tier 0 \(\), index 5\), whose level 0 is not higher"):
+        check_game(Blind(rows=2, cols=3))

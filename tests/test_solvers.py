@@ -30,7 +30,7 @@ def graph_expand(data, tier, local, out, state, child, moves):
     """A game given as explicit arrays: edge lists, same-mover flags, primitive codes.
     Targets are global node numbers; a negative target is a move to an unindexed
     finished game with value -target."""
-    offsets, starts, targets, same_mover, primitives, node_tier, _, _ = data
+    offsets, starts, targets, same_mover, primitives, node_tier, _, _, _ = data
     node = offsets[tier] + local
     if primitives[node] != UNDECIDED:
         return -np.int64(primitives[node])
@@ -52,13 +52,19 @@ def graph_expand(data, tier, local, out, state, child, moves):
 @jit(cache=False)
 def graph_parents(data, tier, local, out, state, other):
     """In-tier reverse edges: ``(parent local << 1) | same_mover``."""
-    offsets, _, _, _, _, _, parent_starts, parent_list = data
+    offsets, _, _, _, _, _, parent_starts, parent_list, _ = data
     node = offsets[tier] + local
     count = 0
     for k in range(parent_starts[node], parent_starts[node + 1]):
         out[count] = parent_list[k]
         count += 1
     return count
+
+
+@jit(cache=False)
+def graph_sweep_level(data, tier, local, state):
+    """The node's level (``GraphGame.levels``)."""
+    return data[8][data[0][tier] + local]
 
 
 # The compiled solver kernels embed these functions; name them after this file's
@@ -72,11 +78,14 @@ class GraphGame:
     ``edges[node]`` lists (target node, same_mover); a negative target is a move to
     a finished game that is not indexed, with value code -target. Tiers in
     ``loopy_tiers`` are LOOPY, the others SWEEP (their moves inside the tier must go
-    to higher nodes)."""
+    to higher nodes). With ``leveled``, SWEEP tiers have a ``sweep_level``: a node's
+    longest path inside its tier, or ``levels`` if set."""
 
     name = "graph"
     state_size = 1
     remoteness_bound = None
+    leveled = False
+    levels: np.ndarray | None = None
 
     def __init__(self, sizes, edges, primitives, loopy_tiers=(), use_parents=True):
         self.tier_sizes = np.array(sizes, dtype=np.int64)
@@ -138,10 +147,19 @@ class GraphGame:
                     reverse[target].append(((node - int(offsets[node_tier[node]])) << 1) | same)
         parent_starts = np.zeros(total + 1, dtype=np.int64)
         parent_starts[1:] = np.cumsum([len(r) for r in reverse])
+        levels = self.levels
+        if levels is None:  # longest path inside the tier: in-tier moves go to higher nodes
+            levels = np.zeros(total, dtype=np.int64)
+            for node, node_edges in enumerate(self.edges):
+                for target, _ in node_edges:
+                    if target >= 0 and node_tier[target] == node_tier[node]:
+                        levels[target] = max(levels[target], levels[node] + 1)
         self.data = (offsets, starts, np.array([t for t, _ in flat] or [0], dtype=np.int64),
                      np.array([s for _, s in flat] or [0], dtype=np.int64), self.primitives,
                      node_tier, parent_starts,
-                     np.array([p for r in reverse for p in r] or [0], dtype=np.int64))
+                     np.array([p for r in reverse for p in r] or [0], dtype=np.int64), levels)
+        self.sweep_level = graph_sweep_level if self.leveled else None
+        self.sweep_levels = int(levels.max(initial=0)) + 1 if self.leveled else 0
         self.max_moves = max(4, max(len(node_edges) for node_edges in self.edges))
         self.max_parents = max(1, max(len(r) for r in reverse))
         self.expand = graph_expand
@@ -299,6 +317,63 @@ def test_a_sweep_tier_moving_down_is_refused():
     with pytest.raises(SolverError, match=r"<node 15> .*stays in its sweep tier and leads to "
                                           r"index 2 of tier 1"):
         solved(game)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_leveled_sweeps_give_the_plain_sweep_and_the_reference_result(monkeypatch, seed):
+    """SWEEP tiers solved level by level on 2 threads (every tier, however small, in
+    chunks of 16) against the same graph swept by one thread, and the reference."""
+    monkeypatch.setattr(tiers, "LEVELED_SWEEP_MIN", 0)
+    monkeypatch.setattr(tiers, "CHUNK", 16)
+    game = GraphGame.random(300 + seed, [200, 400, 300], **variety(seed))
+    plain = solved(game, threads=2)
+    game.leveled = True
+    game.rebuild()
+    assert game.sweep_levels > 3
+    assert tiers.leveled(game, 1, threads=2) and not tiers.leveled(game, 1, threads=1)
+    stepped = solved(game, threads=2)
+    assert np.array_equal(plain[0], stepped[0]) and np.array_equal(plain[1], stepped[1])
+    assert as_reference(stepped[0], stepped[1]) == reference(game)
+
+
+def leveled_chain(levels) -> GraphGame:
+    game = chain(False)
+    game.leveled = True
+    game.levels = np.array(levels, dtype=np.int64)
+    game.rebuild()
+    return game
+
+
+def test_a_sweep_level_that_does_not_rise_is_refused(monkeypatch):
+    """Nodes 14 and 17 move to nodes on their own level; levels are solved from the
+    highest down, so node 17 is named (the lowest such node of its level)."""
+    monkeypatch.setattr(tiers, "LEVELED_SWEEP_MIN", 0)
+    monkeypatch.setattr(tiers, "CHUNK", 2)
+    game = leveled_chain([0] * 10 + [0, 1, 2, 3, 4, 4, 6, 7, 7, 9])
+    with pytest.raises(SolverError, match=r"<node 17> \(index 7 of tier 1\) stays in its sweep "
+                                          r"tier and leads to index 8 of tier 1, whose sweep_level "
+                                          r"is not higher"):
+        solved(game)
+    assert solved(game, threads=1)[0][10] == LOSE  # one thread sweeps by index, no levels
+
+
+def test_a_sweep_level_outside_the_declared_levels_is_refused(monkeypatch):
+    monkeypatch.setattr(tiers, "LEVELED_SWEEP_MIN", 0)
+    game = leveled_chain([0] * 10 + list(range(10)))
+    game.sweep_levels = 8
+    with pytest.raises(SolverError, match=r"sweep_level gives <node 18> \(index 8 of tier 1\) "
+                                          r"level 8, outside 0..7"):
+        solved(game)
+
+
+@pytest.mark.parametrize("options", [{"rows": 4, "cols": 6}, {"rows": 3, "cols": 7, "misere": True}])
+def test_northcott_swept_by_levels_matches_one_thread(monkeypatch, options):
+    monkeypatch.setattr(tiers, "LEVELED_SWEEP_MIN", 0)
+    game = make_game("northcott", **options)
+    assert game.sweep_levels == options["rows"] * (options["cols"] - 2) + 1
+    one, two = solved(game, threads=1), solved(game, threads=2)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    assert tiers.leveled(game, 0, threads=2)
 
 
 def test_a_cycle_between_tiers_is_refused():

@@ -26,7 +26,7 @@ from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, no_move_value,
     rows_option, square_name,
 )
-from tiersolve.hashers.bits import lowest_bit, permutation_tables, popcount
+from tiersolve.hashers.bits import lowest_bit, permutation_tables, popcount, shift_down
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.symmetry import canonical_board_rank, grid_symmetries
 from tiersolve.hashers.tiers import TierLayout
@@ -47,6 +47,8 @@ class ClobberData(NamedTuple):
     tier_counts: np.ndarray      # tier -> (black, white)
     neighbours: np.ndarray       # [cell, up/down/left/right] -> cell (-1: off the board)
     symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
+    step_shift: np.ndarray       # [up/down/left/right] -> target cell minus cell
+    step_from: np.ndarray        # [up/down/left/right] -> mask of cells with that neighbour
 
 
 @jit(inline="always")
@@ -58,7 +60,7 @@ def _rank(params, tables, black, white):
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    params, tier_of, tier_counts, neighbours, tables = data
+    params, tier_of, tier_counts, tables = data.params, data.tier_of, data.tier_counts, data.symmetry_tables
     cells = params[CELLS]
     blacks, whites = tier_counts[tier, 0], tier_counts[tier, 1]
     black, white = unrank_board(local, cells, blacks, whites)
@@ -68,14 +70,14 @@ def expand(data, tier, local, out, state, child, moves):
     mine, theirs = (black, white) if black_moves else (white, black)
     child_tier = tier_of[blacks, whites - 1] if black_moves else tier_of[blacks - 1, whites]
     count = 0
-    pieces = mine
-    while pieces:
-        cell = lowest_bit(pieces)
-        pieces &= pieces - 1
-        for direction in range(4):
-            target = neighbours[cell, direction]
-            if target < 0 or not (theirs >> target) & 1:
-                continue
+    for direction in range(4):  # every stone's move in one direction at once
+        shift = data.step_shift[direction]
+        movers = mine & data.step_from[direction]
+        targets = (movers << shift if shift > 0 else shift_down(movers, -shift)) & theirs
+        while targets:
+            target = lowest_bit(targets)
+            targets &= targets - 1
+            cell = target - shift
             moved = (mine & ~(np.int64(1) << cell)) | (np.int64(1) << target)
             taken = theirs & ~(np.int64(1) << target)
             out[count, 0] = child_tier
@@ -91,14 +93,14 @@ def expand(data, tier, local, out, state, child, moves):
 
 @jit
 def encode(data, state):
-    params, tier_of, _, _, tables = data
+    params, tier_of, tables = data.params, data.tier_of, data.symmetry_tables
     black, white = code_masks(state, params[CELLS], BLACK, WHITE)
     return tier_of[popcount(black), popcount(white)], _rank(params, tables, black, white)
 
 
 @jit
 def decode(data, tier, local, state):
-    params, _, tier_counts, _, _ = data
+    params, tier_counts = data.params, data.tier_counts
     cells = params[CELLS]
     blacks, whites = tier_counts[tier, 0], tier_counts[tier, 1]
     black, white = unrank_board(local, cells, blacks, whites)
@@ -175,13 +177,17 @@ class Clobber(Game):
         for tier, (b, w) in enumerate(keys):
             tier_of[b, w] = tier
         self.tiers = TierLayout(keys=keys, sizes=[int(board_count(cells, b, w)) for b, w in keys])
+        neighbours = orthogonal_neighbours(rows, cols)
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
         self.data = ClobberData(
             params=np.array([cells, self.options["misere"], len(symmetries), black_start, white_start],
                             dtype=np.int64),
             tier_of=tier_of, tier_counts=np.array(keys, dtype=np.int64).reshape(-1, 2),
-            neighbours=orthogonal_neighbours(rows, cols), symmetry_tables=permutation_tables(symmetries, cells))
+            neighbours=neighbours, symmetry_tables=permutation_tables(symmetries, cells),
+            step_shift=np.array([-cols, cols, -1, 1], dtype=np.int64),
+            step_from=np.array([sum(1 << c for c in range(cells) if neighbours[c, d] >= 0)
+                                for d in range(4)], dtype=np.uint64).view(np.int64))
         self.state_size = 1 + cells
         self.max_moves = 4 * cells
         self.loopy = False

@@ -24,7 +24,7 @@ from tiersolve.solver.common import (
     CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
     conclude, report_failure, scratch, tally,
 )
-from tiersolve.solver.jit import specialise
+from tiersolve.solver.jit import inlined, specialise
 from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
 
 
@@ -124,7 +124,7 @@ LEVEL_TYPE = np.uint8
 
 def kernel_for(game):
     """The game's compiled bottom-up kernel (compiled or loaded from cache on first use)."""
-    return specialise(_solve_positions, game.kernel_label, expand=game.expand)
+    return specialise(_solve_positions, game.kernel_label, expand=inlined(game.expand))
 
 
 def warm_up(game, records_type: np.dtype) -> None:

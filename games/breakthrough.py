@@ -32,7 +32,9 @@ import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
-from tiersolve.hashers.bits import extract_bits, lowest_bit, permutation_tables, permute, popcount
+from tiersolve.hashers.bits import (
+    as_mask, extract_bits, lowest_bit, permutation_tables, permute, popcount, shift_down,
+)
 from tiersolve.hashers.combinations import rank_subset
 from tiersolve.hashers.regions import (
     F, G, rank_region_board, rank_region_first, region_board_count, unrank_region_board,
@@ -61,6 +63,9 @@ class BreakthroughData(NamedTuple):
     backwards: np.ndarray     # permutation table reversing the middle cells
     mirror: np.ndarray        # permutation table of the left-right mirror
     bit_of: np.ndarray        # text cell -> bit (bits count from the bottom-left cell)
+    step_shift: np.ndarray    # [side, step] -> target bit minus the piece's bit
+    step_from: np.ndarray     # [side, step] -> mask of the bits the step stays on the board from
+    step_kind: np.ndarray     # [side, step] -> QUIET | CAPTURE
 
 
 @jit(inline="always")
@@ -122,9 +127,31 @@ def _legal_moves(steps, kinds, side, mine, theirs, moves):
     return count
 
 
+@jit(inline="always")
+def _moves_by_step(data, side, mine, theirs, moves):
+    """The move codes of ``_legal_moves`` (in another order), each step's moves for
+    every piece at once: the pieces shifted by the step, onto the cells it may enter."""
+    empty = ~(mine | theirs)
+    count = 0
+    for k in range(STEPS):
+        movers = mine & data.step_from[side, k]
+        if movers == 0:
+            continue
+        shift = data.step_shift[side, k]
+        kind = data.step_kind[side, k]
+        allowed = (empty if kind & QUIET else 0) | (theirs if kind & CAPTURE else 0)
+        targets = (movers << shift if shift > 0 else shift_down(movers, -shift)) & allowed
+        while targets:
+            target = lowest_bit(targets)
+            targets &= targets - 1
+            moves[count] = (target - shift) * STEPS + k
+            count += 1
+    return count
+
+
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    counts, steps, kinds = data.tier_counts, data.step_targets, data.step_kinds
+    counts, steps = data.tier_counts, data.step_targets
     turn = local & 1
     black, white = unrank_region_board(local >> 1, data.region, counts[tier, 0], counts[tier, 1],
                                        counts[tier, 2], data.backwards)
@@ -132,7 +159,7 @@ def expand(data, tier, local, out, state, child, moves):
         return -np.int64(NONCANONICAL)
     mine, theirs = (white, black) if turn == 0 else (black, white)
     far_row = data.region[F] if turn == 0 else data.region[G]
-    count = _legal_moves(steps, kinds, turn, mine, theirs, moves)
+    count = _moves_by_step(data, turn, mine, theirs, moves)
     symmetry = data.params[SYMMETRY]
     part, free, mirror_part, mirror_free = 0, 0, 0, 0
     if turn == 0:
@@ -275,7 +302,8 @@ class Breakthrough(Game):
             params=np.array([cells, self.options["symmetry"]], dtype=np.int64), tier_of=tier_of,
             tier_counts=np.array(keys, dtype=np.int64), step_targets=steps, step_kinds=kinds,
             region=region, backwards=permutation_tables([list(range(middle))[::-1]], middle),
-            mirror=permutation_tables([mirror], cells), bit_of=np.array(bit_of, dtype=np.int64))
+            mirror=permutation_tables([mirror], cells), bit_of=np.array(bit_of, dtype=np.int64),
+            **self.step_masks(steps, kinds))
         self.state_size = 1 + cells
         self.max_moves = STEPS * pieces
         self.loopy = False
@@ -297,6 +325,24 @@ class Breakthrough(Game):
                             steps[side, rank * cols + file, k] = r * cols + f
                             kinds[side, rank * cols + file, k] = kind
         return steps, kinds
+
+    @staticmethod
+    def step_masks(steps: np.ndarray, kinds: np.ndarray) -> dict[str, np.ndarray]:
+        """Each step as one shift of the board: its shift, the bits it stays on the
+        board from, and its kind (the same from every bit)."""
+        sides, _, count = steps.shape
+        shift = np.zeros((sides, count), dtype=np.int64)
+        start = np.zeros((sides, count), dtype=np.int64)
+        kind = np.zeros((sides, count), dtype=np.int64)
+        for side in range(sides):
+            for k in range(count):
+                bits = np.flatnonzero(steps[side, :, k] >= 0)
+                if bits.size:
+                    shifts, kinds_here = set(steps[side, bits, k] - bits), set(kinds[side, bits, k])
+                    assert len(shifts) == 1 and len(kinds_here) == 1, "a step that is not a shift"
+                    shift[side, k], kind[side, k] = shifts.pop(), kinds_here.pop()
+                    start[side, k] = as_mask(sum(1 << int(bit) for bit in bits))
+        return {"step_shift": shift, "step_from": start, "step_kind": kind}
 
     def tier_children(self, tier: int) -> set[int]:
         b, w, t = self.tiers.keys[tier]

@@ -13,7 +13,10 @@ from tiersolve.hashers.bits import (
     as_mask, deposit_bits, deposit_bits_by_bytes, extract_bits, extract_bits_by_bytes,
     lowest_bit, popcount,
 )
-from tiersolve.hashers.combinations import next_subset, rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.combinations import (
+    SMALL_CELLS, next_subset, rank_subset, subset_count, unrank_subset,
+)
+from tiersolve.solver.jit import jit
 from tiersolve.hashers.mixed_radix import digits_count, rank_digits, unrank_digits
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.bits import permutation_tables
@@ -61,6 +64,35 @@ def test_combinations_are_a_bijection_in_numeric_order(cells):
             assert walked == mask
             if rank + 1 < len(subsets):
                 walked = next_subset(walked)
+
+
+@jit
+def _all_unranked(size, cells):
+    out = np.empty(subset_count(cells, size), np.int64)
+    for rank in range(out.size):
+        out[rank] = unrank_subset(rank, size, cells)
+    return out
+
+
+@jit
+def _all_ranked(masks):
+    return np.array([rank_subset(mask) for mask in masks])
+
+
+def test_the_small_subset_tables_agree_with_the_byte_tables():
+    """Every subset of SMALL_CELLS cells: unranked by table (n = 16) and by the scan of
+    binomials (the same ranks with n = 17, colex order being the same), and ranked by
+    table and, with one more element on cell 40 (which adds C(40, size + 1) to the
+    rank and takes it past the table), by the byte tables."""
+    assert SMALL_CELLS == 16
+    for size in range(SMALL_CELLS + 1):
+        table = _all_unranked(size, SMALL_CELLS)
+        scanned = _all_unranked(size, SMALL_CELLS + 1)[:table.size]
+        assert np.array_equal(table, scanned)
+        assert np.array_equal(table, np.sort(table)) and (table >> SMALL_CELLS == 0).all()
+        assert np.array_equal(_all_ranked(table), np.arange(table.size))
+        beyond = _all_ranked(table | (np.int64(1) << 40))
+        assert np.array_equal(beyond, np.arange(table.size) + comb(40, size + 1))
 
 
 def test_combinations_on_63_cells_round_trip():

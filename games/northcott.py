@@ -173,7 +173,7 @@ def expand(data, tier, local, out, state, child, moves):
 @jit
 def sweep_level(data, tier, local, state):
     """How far the gaps have closed: every forward move closes one."""
-    params, _, row_b, _ = data
+    params, row_b = data.params, data.row_b
     rows, cols = params[ROWS], params[COLS]
     states = cols * (cols - 1) // 2
     rest = local >> 1

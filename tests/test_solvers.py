@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tiersolve.games import make_game
+from tiersolve.games import GAMES, game_class, make_game
 from reference.solve import solve as reference_solve
 from tiersolve.solver import loopy, tiers
 from tiersolve.solver.common import SolverError, TierType
@@ -366,14 +366,29 @@ def test_a_sweep_level_outside_the_declared_levels_is_refused(monkeypatch):
         solved(game)
 
 
-@pytest.mark.parametrize("options", [{"rows": 4, "cols": 6}, {"rows": 3, "cols": 7, "misere": True}])
-def test_northcott_swept_by_levels_matches_one_thread(monkeypatch, options):
+LEVELED_CASES = [
+    ("northcott", {"rows": 4, "cols": 6}),
+    ("northcott", {"rows": 3, "cols": 7, "misere": True}),
+]
+
+
+@pytest.mark.parametrize("name, options", LEVELED_CASES)
+def test_games_swept_by_levels_match_one_thread(monkeypatch, name, options):
+    """Every SWEEP tier, however small, level by level on two threads, against the
+    same game swept index by index on one."""
     monkeypatch.setattr(tiers, "LEVELED_SWEEP_MIN", 0)
-    game = make_game("northcott", **options)
-    assert game.sweep_levels == options["rows"] * (options["cols"] - 2) + 1
+    game = make_game(name, **options)
+    assert game.sweep_levels > 1
     one, two = solved(game, threads=1), solved(game, threads=2)
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
-    assert tiers.leveled(game, 0, threads=2)
+    swept = [t for t in range(game.tiers.count) if tiers.tier_type(game, t) == TierType.SWEEP]
+    assert swept and all(tiers.leveled(game, t, threads=2) for t in swept)
+
+
+def test_every_game_with_sweep_levels_is_swept_by_levels_here():
+    """A game that gains a ``sweep_level`` gets a case above."""
+    leveled = {name for name in GAMES if game_class(name).functions.sweep_level is not None}
+    assert leveled == {name for name, _ in LEVELED_CASES}
 
 
 def test_a_cycle_between_tiers_is_refused():

@@ -33,6 +33,9 @@ from typing import Any, Callable, Iterator
 import h5py
 import numpy as np
 
+from tiersolve.databases.chunks import (
+    CHUNK_POSITIONS, COMPRESSION, DEFLATE_LEVEL, SCRATCH_LEVEL, ChunkWriter, chunked_layout,
+)
 from tiersolve.games.base import Game
 from tiersolve.solver.jit import source_fingerprint
 from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
@@ -40,10 +43,8 @@ from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
 FORMAT_NAME = "gamesolver-database"
 FORMAT_VERSION = 2
 PARTIAL_FORMAT = "gamesolver-partial-build"
-CHUNK_POSITIONS = 1 << 16
 #: Positions converted at a time when tiers are merged into the database file.
 MERGE_BLOCK = 1 << 22
-COMPRESSION = {"compression": "gzip", "compression_opts": 4, "shuffle": True, "fletcher32": True}
 #: Object headers with checksums (HDF5 1.10 and later can read the files).
 LIBVER = ("v110", "latest")
 
@@ -76,11 +77,6 @@ def _sync_and_rename(temporary: Path, final: Path) -> None:
         os.fsync(directory)
     finally:
         os.close(directory)
-
-
-def _chunked(size: int) -> dict[str, Any]:
-    """Dataset options for ``size`` positions (HDF5 cannot chunk an empty dataset)."""
-    return {"chunks": (min(CHUNK_POSITIONS, size),), **COMPRESSION} if size else {}
 
 
 class PartialBuild:
@@ -186,7 +182,7 @@ class PartialBuild:
               longest: int) -> None:
         temporary = path.with_suffix(".tmp")
         with h5py.File(temporary, "w", libver=LIBVER) as kept:
-            kept.create_dataset("records", data=records, **_chunked(records.size))
+            _write_chunked(kept, "records", records, SCRATCH_LEVEL)
             kept.attrs["tier"] = tier
             kept.attrs["counts"] = counts
             kept.attrs["max_remoteness"] = longest
@@ -303,18 +299,36 @@ def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness
     temporary name and renamed when complete); ``step(n)`` reports progress."""
     size = game.size
     with new_database(path, game, max_remoteness, attributes) as (out, remoteness_type):
-        values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
+        values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **chunked_layout(size))
         remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
-                                        **_chunked(size))
-        for tier in range(game.tiers.count):
-            offset = int(game.tiers.offsets[tier])
-            for lo, records in partial.blocks(tier):
-                tier_values, tier_remoteness = split_records(records, remoteness_type)
-                values[offset + lo:offset + lo + len(records)] = tier_values
-                remoteness[offset + lo:offset + lo + len(records)] = tier_remoteness
-                if step is not None:
-                    step(len(records))
+                                        **chunked_layout(size))
+        if not size:
+            return path
+        with ChunkWriter(values) as value_out, ChunkWriter(remoteness) as remoteness_out:
+            written = 0
+            for tier in range(game.tiers.count):
+                for lo, records in partial.blocks(tier):
+                    if int(game.tiers.offsets[tier]) + lo != written:
+                        raise ValueError(f"the kept tiers of {path.name} do not cover index {written}")
+                    tier_values, tier_remoteness = split_records(records, remoteness_type)
+                    value_out.write(tier_values)
+                    remoteness_out.write(tier_remoteness)
+                    written += len(records)
+                    if step is not None:
+                        step(len(records))
     return path
+
+
+def _write_chunked(group: h5py.Group, name: str, data: np.ndarray,
+                   level: int = DEFLATE_LEVEL) -> h5py.Dataset:
+    """``group[name] = data``, compressed as every per-index dataset (deflate at
+    ``level``), on every core."""
+    dataset = group.create_dataset(name, shape=data.shape, dtype=data.dtype,
+                                   **chunked_layout(data.size, level))
+    if data.size:
+        with ChunkWriter(dataset) as out:
+            out.write(data)
+    return dataset
 
 
 __all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_VERSION", "PartialBuild",

@@ -31,7 +31,8 @@ from tiersolve.databases.build import (
     BuildRefused, BuildReport, _BuildLock, check_output, existing_report, human_bytes, legal_start,
     memory_available, resident_bytes,
 )
-from tiersolve.databases.format import _chunked, new_database, provenance_attributes
+from tiersolve.databases.chunks import ChunkWriter, chunked_layout
+from tiersolve.databases.format import new_database, provenance_attributes
 from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
@@ -212,21 +213,24 @@ def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: d
     ``index_fence``, the first index of each chunk of ``indices`` (docs/FORMAT.md)."""
     with new_database(path, game, longest, attributes) as (out, remoteness_type):
         none = np.iinfo(remoteness_type).max
-        indices = out.create_dataset("indices", shape=(size,), dtype=np.int64, **_chunked(size))
-        value = out.create_dataset("value", shape=(size,), dtype=np.uint8, **_chunked(size))
+        indices = out.create_dataset("indices", shape=(size,), dtype=np.int64, **chunked_layout(size))
+        value = out.create_dataset("value", shape=(size,), dtype=np.uint8, **chunked_layout(size))
         stored = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
-                                    **_chunked(size))
+                                    **chunked_layout(size))
         chunk = indices.chunks[0] if size else 1
         fence = np.zeros(-(-size // chunk), np.int64)  # the first index of each chunk
         row = 0
-        for part_indices, values, remoteness in parts:
-            end = row + part_indices.size
-            firsts = np.arange(-(-row // chunk) * chunk, end, chunk)
-            fence[firsts // chunk] = part_indices[firsts - row]
-            indices[row:end] = part_indices
-            value[row:end] = values
-            stored[row:end] = np.where(remoteness < 0, none, remoteness).astype(remoteness_type)
-            row = end
+        if size:
+            with ChunkWriter(indices) as indices_out, ChunkWriter(value) as value_out, \
+                    ChunkWriter(stored) as stored_out:
+                for part_indices, values, remoteness in parts:
+                    end = row + part_indices.size
+                    firsts = np.arange(-(-row // chunk) * chunk, end, chunk)
+                    fence[firsts // chunk] = part_indices[firsts - row]
+                    indices_out.write(part_indices)
+                    value_out.write(values)
+                    stored_out.write(np.where(remoteness < 0, none, remoteness).astype(remoteness_type))
+                    row = end
         out.create_dataset("index_fence", data=fence)
 
 

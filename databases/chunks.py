@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import zlib
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any
 
 import h5py
@@ -88,6 +88,17 @@ def encode_chunk(chunk: np.ndarray, level: int = DEFLATE_LEVEL) -> bytes:
     return body + fletcher32(body).to_bytes(4, "little")
 
 
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool of compressing threads for every writer of a process, so a build
+    that keeps hundreds of tiers does not start threads for each."""
+    if threads not in _pools:
+        _pools[threads] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="deflate")
+    return _pools[threads]
+
+
 class ChunkWriter:
     """Writes ``dataset`` (1-D, chunked with ``chunked_layout``) from its first element
     to its last, from blocks of any length, compressing its chunks on ``threads``.
@@ -104,7 +115,7 @@ class ChunkWriter:
         self.dataset = dataset
         self.chunk = dataset.chunks[0]
         self.threads = threads or os.cpu_count() or 1
-        self._pool = ThreadPoolExecutor(max_workers=self.threads)
+        self._pool = _pool(self.threads)
         self._pending: deque[tuple[int, Future]] = deque()
         self._buffer = np.zeros(self.chunk, dataset.dtype)
         self._filled = 0
@@ -151,7 +162,6 @@ class ChunkWriter:
             self._filled = 0
         while self._pending:
             self._write_oldest()
-        self._pool.shutdown()
 
     def __enter__(self) -> "ChunkWriter":
         return self
@@ -160,4 +170,7 @@ class ChunkWriter:
         if kind is None:
             self.close()
         else:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            for _, future in self._pending:
+                future.cancel()
+            wait([future for _, future in self._pending])
+            self._pending.clear()

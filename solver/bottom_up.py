@@ -43,10 +43,22 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
     solves only the indices of ``level``, whose moves inside the tier lead to higher
     levels, solved before; the calls of one level share nothing, so they run side by
     side, and each goes on past a failure so that the lowest one is reported.
-    ``expand`` is bound to the game's function by ``specialise``."""
+    ``solve_range`` is bound to ``_solve_range`` with the game's ``expand``."""
     if hi <= lo:
         return
     out, state, child, moves = scratch(state_size, max_moves)
+    solve_range(data, tier, lo, hi, addresses, sizes, records, first, none,  # noqa: F821 (bound)
+                failure, levels, level, out, state, child, moves)
+
+
+def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, failure, levels,
+                 level, out, state, child, moves):
+    """Template: the loop of ``_solve_positions``, given its scratch buffers, compiled
+    without reference counting (``specialise(..., refcounts=False)``): inlined into
+    the loop, ``expand`` would take a reference to every array of ``data`` and give
+    it back for every position, two atomic operations an array, on counters both
+    threads share (half of Breakthrough's expand). The caller holds the references.
+    ``expand`` is bound to the game's function by ``specialise``."""
     like = records[lo - first]
     leveled = levels.size > 0
     for local in range(hi - 1, lo - 1, -1):
@@ -124,7 +136,9 @@ LEVEL_TYPE = np.uint8
 
 def kernel_for(game):
     """The game's compiled bottom-up kernel (compiled or loaded from cache on first use)."""
-    return specialise(_solve_positions, game.kernel_label, expand=inlined(game.expand))
+    loop = specialise(_solve_range, game.kernel_label, refcounts=False,
+                      expand=inlined(game.expand))
+    return specialise(_solve_positions, game.kernel_label, solve_range=loop)
 
 
 def warm_up(game, records_type: np.dtype) -> None:

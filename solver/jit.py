@@ -192,7 +192,8 @@ def _binding_names(bindings: dict[str, Callable]) -> tuple[tuple[str, str], ...]
                  for name, f in sorted(bindings.items()))
 
 
-def specialise(template: Callable, label: str, **bindings: Callable) -> Callable:
+def specialise(template: Callable, label: str, *, refcounts: bool = True,
+               **bindings: Callable) -> Callable:
     """Compile ``template`` with the names in ``bindings`` bound to the given functions.
 
     ``template`` is a plain Python function that calls, for example, ``expand(...)``
@@ -202,6 +203,9 @@ def specialise(template: Callable, label: str, **bindings: Callable) -> Callable
     functions never shares a dispatcher, in memory or in numba's disk cache (which
     knows a function by its name).
 
+    ``refcounts=False`` compiles it without numba's reference counting (``_nrt``): it
+    may then allocate no array, and its callers must hold every array it reads.
+
     >>> def _apply(x):
     ...     return f(x)
     >>> g = specialise(_apply, "double", f=jit(lambda x: 2 * x))
@@ -209,15 +213,15 @@ def specialise(template: Callable, label: str, **bindings: Callable) -> Callable
     8
     """
     names = _binding_names(bindings)
-    key = (template, label, names)
+    key = (template, label, names, refcounts)
     if key not in _specialised:
         namespace = dict(template.__globals__)
         namespace.update(bindings)
-        digest = hashlib.sha256(repr(names).encode()).hexdigest()[:8]
+        digest = hashlib.sha256(repr((names, refcounts)).encode()).hexdigest()[:8]
         name = f"{template.__name__}__{label}_{digest}"
         copy = types.FunctionType(template.__code__, namespace, name, template.__defaults__)
         copy.__qualname__ = name
         copy.__module__ = template.__module__
         copy.__doc__ = template.__doc__
-        _specialised[key] = jit(copy)
+        _specialised[key] = jit(copy) if refcounts else jit(copy, _nrt=False)
     return _specialised[key]

@@ -42,7 +42,10 @@ All run in nopython mode and must not allocate per call where avoidable.
   - ``count == 0``: the index is not a legal position.
 
   ``state``, ``child`` and ``moves`` are scratch arrays (``state_size``,
-  ``state_size``, ``max_moves`` int64).
+  ``state_size``, ``max_moves`` int64). A game's own ``expand`` is inlined into
+  solver loops compiled without reference counting (``solver.jit.specialise``), so
+  it must allocate no array and copy none by slice (``child[:] = state``); the
+  composed one, which may, is compiled with it.
 * ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
   some finished games (Breakthrough does not store positions where a piece has
   arrived): the finished game's value code for the player to move, else 0. Moves
@@ -377,6 +380,12 @@ class Game:
     def expand(self) -> Callable:
         """The numba ``expand`` function the solvers call."""
         return self.functions.expand or self.composed_expand
+
+    @property
+    def expand_counts_references(self) -> bool:
+        """Whether the kernels that inline ``expand`` must count references: only
+        for the composed ``expand``, whose ``do_move`` may copy arrays."""
+        return self.functions.expand is None
 
     @property
     def composed_expand(self) -> Callable:

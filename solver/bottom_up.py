@@ -136,7 +136,7 @@ LEVEL_TYPE = np.uint8
 
 def kernel_for(game):
     """The game's compiled bottom-up kernel (compiled or loaded from cache on first use)."""
-    loop = specialise(_solve_range, game.kernel_label, refcounts=False,
+    loop = specialise(_solve_range, game.kernel_label, refcounts=game.expand_counts_references,
                       expand=inlined(game.expand))
     return specialise(_solve_positions, game.kernel_label, solve_range=loop)
 

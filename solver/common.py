@@ -62,6 +62,7 @@ class SolvableGame(Protocol):
     kernel_label: str
     remoteness_bound: int | None
     expand: Callable
+    expand_counts_references: bool
     parents: Callable | None
     sweep_level: Callable | None
     sweep_levels: int

@@ -44,7 +44,7 @@ from tiersolve.solver.common import (
     REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
     conclude, first_failure, no_failure, report_failure, scratch, tally,
 )
-from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN, pack_record, record_none,
     unpack_remoteness, unpack_value,
@@ -114,13 +114,12 @@ def _inside_moves(out, count, tier, size, inside, failure, local):
 
 
 def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness, counters,
-           counter_limit, state_size, max_moves, failure):
+           counter_limit, failure, buffers):
     """Template, phase 1 over local indices lo..hi-1 (child tiers' records are read
     through ``addresses``; ``record_like`` is an array of their dtype). Returns the
     lowest remoteness of a position decided WIN/LOSE or WIN_PENDING (the first level
     with work)."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    inside = np.empty(max(max_moves, 1), np.int64)
+    out, state, child, moves, inside = buffers
     like = record_like[0]
     first_level = NO_LEVEL
     size = sizes[tier]
@@ -209,12 +208,10 @@ def _due_later(value, distance, level, tie_phase):
 
 
 def _spread_from_parents(data, tier, lo, hi, level, tie_phase, values, remoteness, counters,
-                         state_size, max_parents, failure):
+                         failure, buffers):
     """Template, one level of phase 2 (``tie_phase`` 0) or 3 (1) over lo..hi-1, with the
     game's un-move generator. Returns the next level with work (NO_LEVEL if none)."""
-    out = np.empty(max(max_parents, 1), np.int64)
-    state = np.empty(state_size, np.int64)
-    other = np.empty(state_size, np.int64)
+    out, state, other = buffers
     size = values.shape[0]
     next_level = NO_LEVEL
     for local in range(lo, hi):
@@ -267,11 +264,10 @@ def _update_parent(values, remoteness, counters, parent, child_value, same_mover
 
 
 def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remoteness, counters,
-                         state_size, max_moves, failure):
+                         failure, buffers):
     """Template, one level of phase 2 or 3 without an un-move generator: every open
     position is expanded again and decided from its children decided by ``level``."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    inside = np.empty(max(max_moves, 1), np.int64)
+    out, state, child, moves, inside = buffers
     size = values.shape[0]
     next_level = NO_LEVEL
     for local in range(lo, hi):
@@ -328,11 +324,11 @@ def _open_to_ties(lo, hi, values, remoteness):
     return first
 
 
-def _check_undecided_moves(data, tier, lo, hi, values, counters, state_size, max_moves, failure):
+def _check_undecided_moves(data, tier, lo, hi, values, counters, failure, buffers):
     """Template: positions with a move inside the tier to a position never decided
     (counter above zero after phases 2 and 3) have that move checked: it must lead to
     a legal, canonical position, not an illegal index that would pass for a draw."""
-    out, state, child, moves = scratch(state_size, max_moves)
+    out, state, child, moves, _ = buffers
     size = values.shape[0]
     for local in range(lo, hi):
         if counters[local] == 0 or values[local] == ILLEGAL or values[local] == NONCANONICAL:
@@ -369,15 +365,28 @@ def _to_records(lo, hi, values, remoteness, none, failure):
 
 
 def kernels_for(game):
-    """The game's compiled loopy kernels: (start, spread, check)."""
-    bound = {"expand": game.expand}
-    start = specialise(_start, game.kernel_label, **bound)
-    check = specialise(_check_undecided_moves, game.kernel_label, **bound)
-    if game.parents is not None:
-        spread = specialise(_spread_from_parents, game.kernel_label, parents=game.parents)
+    """The game's compiled loopy kernels: (start, spread, check). Each takes its
+    scratch arrays (``buffers``) from the caller; those that expand positions are
+    compiled without reference counting, with ``expand`` inlined, as the bottom-up
+    kernel's loop is."""
+    label, bound = game.kernel_label, {"expand": inlined(game.expand)}
+    refcounts = game.expand_counts_references
+    start = specialise(_start, label, refcounts=refcounts, **bound)
+    check = specialise(_check_undecided_moves, label, refcounts=refcounts, **bound)
+    if game.parents is not None:  # un-move generators may copy arrays, which counts references
+        spread = specialise(_spread_from_parents, label, parents=game.parents)
     else:
-        spread = specialise(_spread_by_iteration, game.kernel_label, **bound)
+        spread = specialise(_spread_by_iteration, label, refcounts=refcounts, **bound)
     return start, spread, check
+
+
+def buffers(game, spread: bool = False) -> tuple[np.ndarray, ...]:
+    """Scratch arrays for one call of a kernel of ``kernels_for`` (``spread``: of
+    the spread kernel, which with an un-move generator takes parents' buffers)."""
+    if spread and game.parents is not None:
+        return (np.empty(max(game.max_parents, 1), np.int64), np.empty(game.state_size, np.int64),
+                np.empty(game.state_size, np.int64))
+    return (*scratch(game.state_size, game.max_moves), np.empty(max(game.max_moves, 1), np.int64))
 
 
 def counter_type(game) -> np.dtype:
@@ -400,10 +409,9 @@ def warm_up(game, records_type: np.dtype) -> None:
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
     start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
-          remoteness, counters, 1, game.state_size, game.max_moves, failure)
-    width = game.max_parents if game.parents is not None else game.max_moves
-    spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, game.state_size, width, failure)
-    check(game.data, 0, 0, 0, values, counters, game.state_size, game.max_moves, failure)
+          remoteness, counters, 1, failure, buffers(game))
+    spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game, spread=True))
+    check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
     _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
     _open_to_ties(0, 0, values, remoteness)
     _to_records(0, 0, values, remoteness, 8191, failure)
@@ -424,12 +432,13 @@ def solve_tier(game, tier: int, addresses: np.ndarray, chunks: list[tuple[int, i
     remoteness = np.empty(size, np.uint16)
     counters = np.empty(size, counter_type(game))
     limit = int(np.iinfo(counters.dtype).max)
-    width = game.max_parents if game.parents is not None else game.max_moves
     failures = [no_failure() for _ in chunks]
 
-    def run(kernel, *args, game_args=True):
-        """One call per chunk; the results, after checking for contract failures."""
-        calls = [(kernel, ((game.data, tier, lo, hi) if game_args else (lo, hi)) + args + (failure,))
+    def run(kernel, *args, game_args=True, scratch_of=None):
+        """One call per chunk; the results, after checking for contract failures.
+        ``scratch_of()`` gives each call its scratch arrays."""
+        calls = [(kernel, ((game.data, tier, lo, hi) if game_args else (lo, hi)) + args + (failure,)
+                  + ((scratch_of(),) if scratch_of is not None else ()))
                  for (lo, hi), failure in zip(chunks, failures)]
         results = yield calls
         failed = first_failure(failures)
@@ -438,7 +447,7 @@ def solve_tier(game, tier: int, addresses: np.ndarray, chunks: list[tuple[int, i
         return results
 
     levels = yield from run(start, addresses, sizes, np.zeros(1, records_type), values,
-                            remoteness, counters, limit, game.state_size, game.max_moves)
+                            remoteness, counters, limit, scratch_of=lambda: buffers(game))
     for tie_phase, pending, settled in ((0, WIN_PENDING, WIN), (1, OPEN_NOT_LOSING, TIE)):
         if tie_phase:
             levels = yield [(_open_to_ties, (lo, hi, values, remoteness)) for lo, hi in chunks]
@@ -447,10 +456,10 @@ def solve_tier(game, tier: int, addresses: np.ndarray, chunks: list[tuple[int, i
             yield [(_settle_pending, (lo, hi, level, values, remoteness, pending, settled))
                    for lo, hi in chunks]
             levels = yield from run(spread, level, tie_phase, values, remoteness, counters,
-                                    game.state_size, width)
+                                    scratch_of=lambda: buffers(game, spread=True))
             level = min(levels)
     if game.parents is not None:  # value iteration has read every open position's moves
-        yield from run(check, values, counters, game.state_size, game.max_moves)
+        yield from run(check, values, counters, scratch_of=lambda: buffers(game))
     del counters
     longest = yield from run(_to_records, values, remoteness, record_none(records_type),
                              game_args=False)

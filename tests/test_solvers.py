@@ -163,6 +163,7 @@ class GraphGame:
         self.max_moves = max(4, max(len(node_edges) for node_edges in self.edges))
         self.max_parents = max(1, max(len(r) for r in reverse))
         self.expand = graph_expand
+        self.expand_counts_references = False  # graph_expand allocates nothing
         self.parents = graph_parents if self.use_parents else None
         self.kernel_label = _LABEL + ("_parents" if self.use_parents else "_iterate")
 

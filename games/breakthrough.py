@@ -71,9 +71,15 @@ class BreakthroughData(NamedTuple):
 @jit(inline="always")
 def _rank(data, black, white, turn):
     """Index within the tier: twice the (canonical) board rank, plus the turn."""
+    return _rank_as(data, black, white, turn, data.params[SYMMETRY])
+
+
+@jit(inline="always")
+def _rank_as(data, black, white, turn, symmetry):
+    """``_rank`` with ``symmetry`` given (a constant where ``expand`` inlines it)."""
     region, backwards, mirror = data.region, data.backwards, data.mirror
     rank = rank_region_board(black, white, region, backwards)
-    if data.params[SYMMETRY]:
+    if symmetry:
         rank = max(rank, rank_region_board(permute(black, mirror, 0), permute(white, mirror, 0),
                                            region, backwards))
     return 2 * rank + turn
@@ -151,16 +157,24 @@ def _moves_by_step(data, side, mine, theirs, moves):
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
+    # Two inlined copies, each compiled with ``symmetry`` a constant, so the loop over
+    # the moves tests nothing about it.
+    if data.params[SYMMETRY]:
+        return _expand_as(data, tier, local, out, moves, True)
+    return _expand_as(data, tier, local, out, moves, False)
+
+
+@jit(inline="always")
+def _expand_as(data, tier, local, out, moves, symmetry):
     counts, steps = data.tier_counts, data.step_targets
     turn = local & 1
     black, white = unrank_region_board(local >> 1, data.region, counts[tier, 0], counts[tier, 1],
                                        counts[tier, 2], data.backwards)
-    if data.params[SYMMETRY] and _rank(data, black, white, turn) != local:
+    if symmetry and _rank_as(data, black, white, turn, symmetry) != local:
         return -np.int64(NONCANONICAL)
     mine, theirs = (white, black) if turn == 0 else (black, white)
     far_row = data.region[F] if turn == 0 else data.region[G]
     count = _moves_by_step(data, turn, mine, theirs, moves)
-    symmetry = data.params[SYMMETRY]
     part, free, mirror_part, mirror_free = 0, 0, 0, 0
     if turn == 0:
         # A quiet White move keeps Black's pieces and the tier: Black's part of the
@@ -191,7 +205,7 @@ def expand(data, tier, local, out, state, child, moves):
             rest = theirs & ~(np.int64(1) << target)
             new_white, new_black = (moved, rest) if turn == 0 else (rest, moved)
             out[m, 0] = _tier(data, new_black, new_white)
-            out[m, 1] = _rank(data, new_black, new_white, 1 - turn)
+            out[m, 1] = _rank_as(data, new_black, new_white, 1 - turn, symmetry)
     if count == 0:
         return -np.int64(LOSE)
     return count

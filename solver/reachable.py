@@ -60,7 +60,7 @@ from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
     child_problem, conclude, scratch, tally,
 )
-from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record,
@@ -77,8 +77,16 @@ MERGE_AT = 8 * BLOCK
 
 def _expand_positions(data, offsets, indices, first_edge, targets, same, primitive, fill,
                       state_size, max_moves):
-    """Template, see ``expand_positions``; ``expand`` is bound by ``specialise``."""
+    """Template, see ``expand_positions``: ``loop`` is ``_expand_positions_loop``."""
     out, state, child, moves = scratch(state_size, max_moves)
+    loop(data, offsets, indices, first_edge, targets, same, primitive, fill,  # noqa: F821 (bound)
+         out, state, child, moves)
+
+
+def _expand_positions_loop(data, offsets, indices, first_edge, targets, same, primitive, fill,
+                           out, state, child, moves):
+    """Template, the loop of ``_expand_positions`` without reference counting (as
+    ``solver.bottom_up._solve_range``); ``expand`` is bound by ``specialise``."""
     for i in range(indices.size):
         index = indices[i]
         tier = np.searchsorted(offsets, index, side="right") - 1
@@ -96,8 +104,16 @@ def _expand_positions(data, offsets, indices, first_edge, targets, same, primiti
             same[edge + k] = out[k, CHILD_SAME_MOVER]
 
 
+def _uncounted(template, game, outer):
+    """``outer`` bound to ``template`` as ``loop``, ``template`` compiled with the
+    game's ``expand`` inlined and, unless it must, without reference counting."""
+    loop = specialise(template, game.kernel_label, refcounts=game.expand_counts_references,
+                      expand=inlined(game.expand))
+    return specialise(outer, game.kernel_label, loop=loop)
+
+
 def _kernel(game):
-    return specialise(_expand_positions, game.kernel_label, expand=game.expand)
+    return _uncounted(_expand_positions_loop, game, _expand_positions)
 
 
 def expand_positions(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -593,8 +609,16 @@ def _expand_children(data, tier, locals_, start, kid_tiers, kid_locals, state_si
     """Template: the children (tier, local) of ``locals_[start:]`` into ``kid_tiers`` and
     ``kid_locals`` while they surely fit; returns (the next row, children written).
     Moves to finished games outside the index are left out; an illegal position stops
-    the call with its row in ``illegal[0]``. ``expand`` is bound by ``specialise``."""
+    the call with its row in ``illegal[0]``. ``loop`` is ``_expand_children_loop``."""
     out, state, child, moves = scratch(state_size, max_moves)
+    return loop(data, tier, locals_, start, kid_tiers, kid_locals, max_moves,  # noqa: F821 (bound)
+                illegal, out, state, child, moves)
+
+
+def _expand_children_loop(data, tier, locals_, start, kid_tiers, kid_locals, max_moves, illegal,
+                          out, state, child, moves):
+    """Template, the loop of ``_expand_children`` without reference counting;
+    ``expand`` is bound by ``specialise``."""
     written = 0
     row = start
     while row < locals_.size and written + max_moves <= kid_locals.size:
@@ -618,7 +642,7 @@ CHILDREN_BUFFER = 1 << 22
 def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """(child tier, sorted distinct child locals) of the positions ``locals_`` of ``tier``,
     in parts; SolverError for an illegal one."""
-    kernel = specialise(_expand_children, game.kernel_label, expand=game.expand)
+    kernel = _uncounted(_expand_children_loop, game, _expand_children)
     capacity = max(CHILDREN_BUFFER, 2 * game.max_moves)
     kid_tiers = np.empty(capacity, np.int64)
     kid_locals = np.empty(capacity, np.int64)
@@ -745,8 +769,16 @@ def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, dire
     records (``record_addresses[t]``; a SWEEP tier's own ``records``, filled with
     ``UNSOLVED``). The first problem goes to ``failure`` (kind, row, child tier,
     child local): 1 an illegal position, 2 a child not stored, 3 a child not yet
-    solved. ``expand`` is bound to the game's function by ``specialise``."""
+    solved. ``loop`` is ``_solve_rows_loop``."""
     out, state, child, moves = scratch(state_size, max_moves)
+    loop(data, tier, positions, lo, hi, records, position_addresses,  # noqa: F821 (bound)
+         directories, shifts, record_addresses, sizes, none, failure, out, state, child, moves)
+
+
+def _solve_rows_loop(data, tier, positions, lo, hi, records, position_addresses, directories,
+                     shifts, record_addresses, sizes, none, failure, out, state, child, moves):
+    """Template, the loop of ``_solve_rows`` without reference counting; ``expand``
+    is bound to the game's function by ``specialise``."""
     like = records[0]
     for row in range(hi - 1, lo - 1, -1):
         count = expand(data, tier, positions[row], out, state, child, moves)  # noqa: F821
@@ -792,7 +824,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
     still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``.
     Tiers the store already holds records of are not solved again.
     ``progress(solved)`` is told the positions solved after each tier."""
-    kernel = specialise(_solve_rows, game.kernel_label, expand=game.expand)
+    kernel = _uncounted(_solve_rows_loop, game, _solve_rows)
     dtype = records_type(game)
     none = record_none(dtype)
     threads = threads or os.cpu_count() or 1

@@ -22,9 +22,9 @@ from tiersolve.solver.atomic import load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
     CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
-    conclude, report_failure, scratch, tally,
+    conclude, expanding, report_failure, scratch, tally,
 )
-from tiersolve.solver.jit import inlined, specialise
+from tiersolve.solver.jit import specialise
 from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
 
 
@@ -54,11 +54,8 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
 def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, failure, levels,
                  level, out, state, child, moves):
     """Template: the loop of ``_solve_positions``, given its scratch buffers, compiled
-    without reference counting (``specialise(..., refcounts=False)``): inlined into
-    the loop, ``expand`` would take a reference to every array of ``data`` and give
-    it back for every position, two atomic operations an array, on counters both
-    threads share (half of Breakthrough's expand). The caller holds the references.
-    ``expand`` is bound to the game's function by ``specialise``."""
+    by ``solver.common.expanding`` (the game's ``expand`` inlined, no reference
+    counting: counting was half of Breakthrough's expand)."""
     like = records[lo - first]
     leveled = levels.size > 0
     for local in range(hi - 1, lo - 1, -1):
@@ -136,9 +133,8 @@ LEVEL_TYPE = np.uint8
 
 def kernel_for(game):
     """The game's compiled bottom-up kernel (compiled or loaded from cache on first use)."""
-    loop = specialise(_solve_range, game.kernel_label, refcounts=game.expand_counts_references,
-                      expand=inlined(game.expand))
-    return specialise(_solve_positions, game.kernel_label, solve_range=loop)
+    return specialise(_solve_positions, game.kernel_label,
+                      solve_range=expanding(_solve_range, game))
 
 
 def warm_up(game, records_type: np.dtype) -> None:

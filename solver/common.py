@@ -18,7 +18,7 @@ from typing import Callable, Protocol
 import numpy as np
 from tqdm import tqdm
 
-from tiersolve.solver.jit import jit
+from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_BITS, VALUE_MASK, VALUE_NAMES, WIN, record_none,
 )
@@ -180,6 +180,16 @@ def announced(message: str, enabled: bool):
         print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
 
+def expanding(template: Callable, game: SolvableGame) -> Callable:
+    """``template`` compiled with the game's ``expand`` inlined as ``expand``, and
+    without reference counting unless that ``expand`` needs it: inlined into a loop,
+    ``expand`` would take and give back a reference to every array of the game's data
+    at every position (two atomic operations an array, on counters the threads
+    share). Such a loop allocates nothing: its caller passes its ``scratch``."""
+    return specialise(template, game.kernel_label, refcounts=game.expand_counts_references,
+                      expand=inlined(game.expand))
+
+
 @jit(inline="always")
 def scratch(state_size, max_moves):
     """Buffers for ``expand``: (out rows, state, child, moves)."""
@@ -244,5 +254,5 @@ __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
     "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar", "announced",
-    "report_failure", "scratch", "tier_summary",
+    "expanding", "report_failure", "scratch", "tier_summary",
 ]

@@ -42,9 +42,9 @@ from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
     REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
-    conclude, first_failure, no_failure, report_failure, scratch, tally,
+    conclude, expanding, first_failure, no_failure, report_failure, scratch, tally,
 )
-from tiersolve.solver.jit import inlined, jit, specialise
+from tiersolve.solver.jit import jit, specialise
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN, pack_record, record_none,
     unpack_remoteness, unpack_value,
@@ -367,16 +367,13 @@ def _to_records(lo, hi, values, remoteness, none, failure):
 def kernels_for(game):
     """The game's compiled loopy kernels: (start, spread, check). Each takes its
     scratch arrays (``buffers``) from the caller; those that expand positions are
-    compiled without reference counting, with ``expand`` inlined, as the bottom-up
-    kernel's loop is."""
-    label, bound = game.kernel_label, {"expand": inlined(game.expand)}
-    refcounts = game.expand_counts_references
-    start = specialise(_start, label, refcounts=refcounts, **bound)
-    check = specialise(_check_undecided_moves, label, refcounts=refcounts, **bound)
+    compiled by ``solver.common.expanding``, as the bottom-up kernel's loop is."""
+    start = expanding(_start, game)
+    check = expanding(_check_undecided_moves, game)
     if game.parents is not None:  # un-move generators may copy arrays, which counts references
-        spread = specialise(_spread_from_parents, label, parents=game.parents)
+        spread = specialise(_spread_from_parents, game.kernel_label, parents=game.parents)
     else:
-        spread = specialise(_spread_by_iteration, label, refcounts=refcounts, **bound)
+        spread = expanding(_spread_by_iteration, game)
     return start, spread, check
 
 

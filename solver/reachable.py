@@ -58,9 +58,9 @@ from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
-    child_problem, conclude, scratch, tally,
+    child_problem, conclude, expanding, scratch, tally,
 )
-from tiersolve.solver.jit import inlined, jit, specialise
+from tiersolve.solver.jit import jit, specialise
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record,
@@ -105,11 +105,8 @@ def _expand_positions_loop(data, offsets, indices, first_edge, targets, same, pr
 
 
 def _uncounted(template, game, outer):
-    """``outer`` bound to ``template`` as ``loop``, ``template`` compiled with the
-    game's ``expand`` inlined and, unless it must, without reference counting."""
-    loop = specialise(template, game.kernel_label, refcounts=game.expand_counts_references,
-                      expand=inlined(game.expand))
-    return specialise(outer, game.kernel_label, loop=loop)
+    """``outer`` with ``template``, compiled by ``solver.common.expanding``, as ``loop``."""
+    return specialise(outer, game.kernel_label, loop=expanding(template, game))
 
 
 def _kernel(game):

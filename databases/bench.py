@@ -11,6 +11,7 @@ memory per position, and file size per position. Each case is built in a fresh p
     tiersolve bench --speedup --tier 12 "domineering --rows 6 --cols 6 --symmetry"
                                        # 1 vs 2 threads on one tier, without the build
     tiersolve bench --acyclic                        # every acyclic game, positions/s
+    tiersolve bench --loopy                          # the loopy games' targets, positions/s
     tiersolve bench --huge                           # Domineering 6x6, Konane 6x6 reachable (hours)
     tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
     tiersolve bench --reachable                      # databases of what play reaches
@@ -80,6 +81,15 @@ ACYCLIC_CASES = [
     "clobber --rows 3 --cols 6",
     "breakthrough --rows 5 --cols 4",
     "knightthrough --rows 5 --cols 4",
+]
+#: The loopy games at the sizes whose solve speed is tracked (``--loopy``): Lines of
+#: Action, Surakarta, Pousse and Knight's Dance, tiers with cycles.
+LOOPY_CASES = [
+    "loa --rows 5 --cols 5 --max-pieces 4",
+    "loa --rows 5 --cols 5 --max-pieces 5 --symmetry",
+    "surakarta --size 6 --max-pieces 3",
+    "pousse --size 4",
+    "knightsdance --rows 8 --cols 8",
 ]
 #: Builds of hours (``--huge``): every position of 6x6 Domineering, 16 GB at its peak,
 #: and what play reaches from 6x6 Konane's start.
@@ -162,7 +172,7 @@ def render(rows: list[tuple[str, ...]]) -> str:
 
 def table(reports: list[dict]) -> str:
     rows = [("case", "positions", "solve s", "total s", "pos/s", "planned", "peak RSS",
-             "plan/peak", "peak B/pos", "file B/pos", "start")]
+             "plan/peak", "planned B/pos", "peak B/pos", "file B/pos", "start")]
     for r in reports:
         start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
         rows.append((r["case"], f"{r['positions']:,}", f"{r['solve_seconds']:.1f}",
@@ -171,6 +181,7 @@ def table(reports: list[dict]) -> str:
                      human_bytes(r["peak_rss_bytes"]),
                      f"{r['planned_peak_bytes'] / r['peak_rss_bytes']:.2f}"
                      if r["planned_peak_bytes"] else "-",
+                     f"{r['planned_peak_bytes_per_position']:.2f}",
                      f"{r['peak_rss_bytes_per_position']:.2f}",
                      f"{r['file_bytes_per_position']:.3f}", start))
     return render(rows)
@@ -218,6 +229,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
                         help="Domineering 5x5 and 6x5 in-process and on a local Dask cluster")
     parser.add_argument("--acyclic", action="store_true",
                         help="every game without loopy tiers at its benchmark size")
+    parser.add_argument("--loopy", action="store_true",
+                        help="the loopy games at their benchmark sizes: " + "; ".join(LOOPY_CASES))
     parser.add_argument("--huge", action="store_true",
                         help="the builds of hours: " + "; ".join(HUGE_CASES))
     parser.add_argument("--tier", type=int, default=None, metavar="T",
@@ -228,6 +241,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
         parser.error("--tier goes with --speedup")
     cases = args.cases or (LARGE_CASES if args.large else REACHABLE_CASES if args.reachable
                            else CLUSTER_CASES if args.cluster else ACYCLIC_CASES if args.acyclic
+                           else LOOPY_CASES if args.loopy
                            else HUGE_CASES if args.huge else STANDARD_CASES)
     if args.plan:
         plans = [plan_case(case) for case in cases]

@@ -242,7 +242,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
 
     ``workers=N`` solves the tiers on a Dask LocalCluster of N processes, and
     ``scheduler`` ("tcp://HOST:PORT") on an existing Dask cluster
-    (``databases/cluster.py``; ClusterError if that cannot be done); otherwise
+    (``solver/cluster.py``; ClusterError if that cannot be done); otherwise
     the tiers are solved in this process. ``work_dir`` holds ``<file>.partial/``
     instead of the database's folder (on a cluster: a folder every worker shares).
 
@@ -275,7 +275,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     needed = memory_plan(game, threads, available)
     on_cluster = workers is not None or scheduler is not None
     if on_cluster:
-        from tiersolve.databases.cluster import check_cluster_options, solve_on_cluster
+        from tiersolve.solver.cluster import check_cluster_options, solve_on_cluster
 
         check_cluster_options(workers, scheduler)
     if needed.total > available and not force and not on_cluster:  # workers check their own

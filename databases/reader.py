@@ -69,7 +69,7 @@ class Record:
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
-        from tiersolve.databases.board import board_svg
+        from tiersolve.board import board_svg
 
         return board_svg(self.game, self.position,
                          f"{_value_text(self.value, self.remoteness)} for the player to move")
@@ -95,7 +95,7 @@ class Move:
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
-        from tiersolve.databases.board import board_svg
+        from tiersolve.board import board_svg
 
         return board_svg(self.game, self.position,
                          f"after {self.move}: {_value_text(self.value, self.remoteness)} for its player")
@@ -486,7 +486,7 @@ class Database:
 
     def board(self, position: str) -> str:
         """The position as a text grid with coordinates (``tiersolve play`` shows it)."""
-        from tiersolve.databases.board import board_lines
+        from tiersolve.board import board_lines
 
         return "\n".join(board_lines(self.game, self.game.format(self._parse(position))))
 

@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Benchmark database builds (the same as ``tiersolve bench``).
 
-    python scripts/bench.py                                  # the standard cases (minutes)
-    python scripts/bench.py "ttt --rows 4 --cols 4" --json   # chosen cases, JSON output
-    python scripts/bench.py --help
+    python scripts/bench.py "ttt --rows 3 --cols 3"           # chosen cases
+    python scripts/bench.py --help                            # the sets of cases
 """
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
-
-from tiersolve.databases.bench import main  # noqa: E402
+from _installed import require_tiersolve
 
 if __name__ == "__main__":
-    sys.exit(main())
+    require_tiersolve("bench.py")
+    from tiersolve.cli import run_command
+
+    sys.exit(run_command("bench", sys.argv[1:], "bench.py"))

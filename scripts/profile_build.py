@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
+from _installed import require_tiersolve
 
-from tiersolve.databases.cli import add_game_options, game_from_args  # noqa: E402
+require_tiersolve("profile_build.py")
+
+from tiersolve.cli import add_game_options, game_from_args  # noqa: E402
 from tiersolve.games import GAMES, game_class  # noqa: E402
 from tiersolve.games.domineering import CELLS as DOMINEERING_CELLS  # noqa: E402
 from tiersolve.games.base import Game  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tiersolve.databases.cli import build_main, query_main
+from tiersolve.cli import build_main, query_main
 
 ROOT = Path(__file__).resolve().parent.parent
 

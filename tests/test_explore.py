@@ -181,7 +181,7 @@ def test_jupyter_renders_boards_and_tables(database):
 
 def test_boards_of_every_game_draw(database):
     """Every game's start draws, as text and as SVG (a game without a board as text)."""
-    from tiersolve.databases.board import board_lines, board_svg
+    from tiersolve.board import board_lines, board_svg
     from tiersolve.games import GAMES
 
     for name in GAMES:

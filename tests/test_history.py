@@ -1,5 +1,5 @@
 """Pousse: the position game's rules move by move, and the history-aware layer
-(databases/history.py) against a brute-force search of the real game (who repeats a
+(src/tiersolve/history.py) against a brute-force search of the real game (who repeats a
 board loses), with the history in the state."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from tiersolve.databases.history import ENDS, REPEATS, analyse
+from tiersolve.history import ENDS, REPEATS, analyse
 from tiersolve.games import make_game
 from reference.pousse import Game as Reference, real_move_results
 

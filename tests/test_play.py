@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tiersolve.databases import open_database
-from tiersolve.databases.play import play_main
+from tiersolve.play import play_main
 
 POSITION_LINE = re.compile(r"^(\(.*\))  (\S+) \((you|computer)\) to move")
 

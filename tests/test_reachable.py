@@ -13,7 +13,7 @@ from conftest import legal_indices
 from test_conformance import CASES
 from test_crosscheck import crosscheck
 from tiersolve.databases import UnreachedPositionError, build_database, open_database
-from tiersolve.databases.cli import build_main
+from tiersolve.cli import build_main
 from tiersolve.games import make_game
 from tiersolve.solver import reachable
 from tiersolve.solver.common import SolverError

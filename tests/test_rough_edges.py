@@ -19,7 +19,7 @@ import pytest
 from tiersolve.databases import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
                                  open_database)
 from tiersolve.databases.build import build_database, human_bytes, plural
-from tiersolve.databases.cli import build_main
+from tiersolve.cli import build_main
 from tiersolve.games import make_game
 
 ROOT = Path(__file__).resolve().parent.parent

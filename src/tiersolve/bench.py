@@ -1,0 +1,267 @@
+"""Benchmark database builds: seconds, positions per second, planned and measured peak
+memory per position, and file size per position. Each case is built in a fresh process
+(``python -m tiersolve build ...``). Run as ``tiersolve bench`` or ``scripts/bench.py``:
+
+    tiersolve bench                                  # the standard cases (minutes)
+    tiersolve bench --large                          # the large builds (hours)
+    tiersolve bench "ttt --rows 4 --cols 4" --json   # chosen cases, JSON output
+    tiersolve bench --cold                           # include numba compilation
+    tiersolve bench --speedup "loa --rows 5 --cols 5 --max-pieces 4"
+                                       # 1 vs 2 threads on the case's largest tier
+    tiersolve bench --speedup --tier 12 "domineering --rows 6 --cols 6 --symmetry"
+                                       # 1 vs 2 threads on one tier, without the build
+    tiersolve bench --acyclic                        # every acyclic game, positions/s
+    tiersolve bench --loopy                          # the loopy games' targets, positions/s
+    tiersolve bench --huge                           # Domineering 6x6, Konane 6x6 reachable (hours)
+    tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
+    tiersolve bench --reachable                      # databases of what play reaches
+    tiersolve bench --cluster                        # in-process against a local Dask cluster
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from tiersolve.databases.build import human_bytes
+
+#: How each case is built: the package's own command, in a fresh interpreter.
+BUILD_COMMAND = [sys.executable, "-m", "tiersolve", "build"]
+
+#: Minutes in all on two cores.
+STANDARD_CASES = [
+    "ttt --rows 4 --cols 4",
+    "northcott --rows 4 --cols 7 --backward",
+    "knightsdance --rows 8 --cols 8",
+    "surround --rows 4 --cols 5 --wormholes",
+    "domineering --rows 5 --cols 5",
+    "clobber --rows 4 --cols 4",
+    "clobber --rows 3 --cols 6",
+    "breakthrough --rows 5 --cols 4",
+    "loa --rows 4 --cols 4",
+    "loa --rows 4 --cols 4 --symmetry",
+    "surakarta --size 5",
+    "pousse --size 3",
+    "pousse --size 4",
+]
+#: The issues' large builds: up to twenty minutes each (``--large``).
+LARGE_CASES = [
+    "konane --rows 5 --cols 5",
+    "domineering --rows 6 --cols 5",
+    "knightthrough --rows 5 --cols 4",
+    "loa --rows 5 --cols 5 --max-pieces 4",
+    "loa --rows 5 --cols 5 --max-pieces 5 --symmetry",
+    "loa --rows 8 --cols 8 --max-pieces 3 --symmetry",
+    "surakarta --size 4",
+    "surakarta --size 6 --max-pieces 3",
+    "surakarta --size 6 --max-pieces 4 --symmetry",
+]
+#: Databases of what play reaches from the start (``--reachable``), issue 10's cases
+#: of minutes; Konane 6x6 (billions of positions) is among the ``--huge`` builds.
+REACHABLE_CASES = [
+    "surround --rows 5 --cols 5 --reachable",
+    "surround --rows 6 --cols 6 --reachable",
+    "clobber --rows 4 --cols 5 --reachable",
+]
+#: Every game without loopy tiers at its benchmark size, for its positions per second
+#: (``--acyclic``; 1,2,...,10 has 22 positions, too few to time).
+ACYCLIC_CASES = [
+    "ttt --rows 4 --cols 4",
+    "northcott --rows 5 --cols 8",
+    "surround --rows 4 --cols 5 --wormholes",
+    "konane --rows 5 --cols 5",
+    "domineering --rows 6 --cols 5",
+    "clobber --rows 3 --cols 6",
+    "breakthrough --rows 5 --cols 4",
+    "knightthrough --rows 5 --cols 4",
+]
+#: The loopy games at the sizes whose solve speed is tracked (``--loopy``): Lines of
+#: Action, Surakarta, Pousse and Knight's Dance, tiers with cycles.
+LOOPY_CASES = [
+    "loa --rows 5 --cols 5 --max-pieces 4",
+    "loa --rows 5 --cols 5 --max-pieces 5 --symmetry",
+    "surakarta --size 6 --max-pieces 3",
+    "pousse --size 4",
+    "knightsdance --rows 8 --cols 8",
+]
+#: Builds of hours (``--huge``): every position of 6x6 Domineering, 16 GB at its peak,
+#: and what play reaches from 6x6 Konane's start.
+HUGE_CASES = ["domineering --rows 6 --cols 6 --symmetry", "konane --rows 6 --cols 6 --reachable"]
+#: Domineering in-process and on a local Dask cluster of 2 workers (``--cluster``).
+CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
+                 for rows in (5, 6) for symmetry in ("", " --symmetry")
+                 for workers in ("", " --workers 2")]
+
+
+def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
+    """Build one case in a subprocess; returns its build report plus derived figures."""
+    out = workdir / "bench.h5"
+    words = shlex.split(case)
+    command = [*BUILD_COMMAND, *words, "--quiet", "--json", "--restart", "--out", str(out)]
+    if threads:
+        command += ["--threads", str(threads)]
+    env = dict(os.environ)
+    if cold:  # an empty numba cache: compilation is measured too
+        env["TIERSOLVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cache-", dir=workdir)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        raise SystemExit(f"bench: error: '{case}' failed: {lines[-1]}")
+    report = json.loads(done.stdout)
+    out.unlink(missing_ok=True)
+    report["case"] = case
+    positions = report["positions"]
+    report["positions_per_second"] = positions / max(report["solve_seconds"], 1e-9)
+    for key in ("file_bytes", "planned_peak_bytes", "peak_rss_bytes", "solver_peak_bytes"):
+        report[key.replace("_bytes", "") + "_bytes_per_position"] = report[key] / positions
+    return report
+
+
+def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
+    """Time one tier of a case alone with 1 and with 2 threads, in this process: the
+    tiers it reads (and theirs) are solved first, untimed. For builds too long to
+    run twice (``--speedup`` builds the whole case twice)."""
+    from tiersolve.cli import build_parser, game_from_args
+    from tiersolve.solver import tiers
+
+    game = game_from_args(build_parser().parse_args(shlex.split(case)))
+    if not 0 <= tier < game.tiers.count:
+        raise SystemExit(f"bench: error: '{case}' has tiers 0..{game.tiers.count - 1}, not {tier}")
+    below, frontier = set(), [tier]
+    while frontier:  # every tier that tier's tiers read, however far down
+        for kid in set(tiers.tiers_read(game, frontier.pop())) - below:
+            below.add(kid)
+            frontier.append(kid)
+    kept: dict[int, tuple] = {}
+    tiers.solve(game, progress=False, only=below,
+                sink=lambda t, records, counts, longest: kept.update({t: (records, counts, longest)}))
+    timed = []
+    for threads in (1, 2):
+        stats = tiers.solve(game, threads=threads, progress=False, only={tier},
+                            done={t: (counts, longest) for t, (_, counts, longest) in kept.items()},
+                            load=lambda t: kept[t][0])
+        timed.append({"case": case, "threads": threads,
+                      "largest_tier": f"{tier} ({int(game.tier_sizes[tier]):,} positions)",
+                      "largest_tier_seconds": stats.tier_seconds[tier]})
+    return timed[0], timed[1]
+
+
+def plan_case(case: str) -> dict:
+    """The plan of one case, without building it."""
+    command = [*BUILD_COMMAND, *shlex.split(case), "--plan", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: error: '{case}' failed: {done.stderr.strip()}")
+    return {"case": case, **json.loads(done.stdout)}
+
+
+def render(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                       for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def table(reports: list[dict]) -> str:
+    rows = [("case", "positions", "solve s", "total s", "pos/s", "planned", "peak RSS",
+             "plan/peak", "planned B/pos", "peak B/pos", "file B/pos", "start")]
+    for r in reports:
+        start = r["start_value"] + ("" if r["start_remoteness"] is None else f" {r['start_remoteness']}")
+        rows.append((r["case"], f"{r['positions']:,}", f"{r['solve_seconds']:.1f}",
+                     f"{r['total_seconds']:.1f}", f"{r['positions_per_second']:,.0f}",
+                     human_bytes(r["planned_peak_bytes"]) if r["planned_peak_bytes"] else "-",
+                     human_bytes(r["peak_rss_bytes"]),
+                     f"{r['planned_peak_bytes'] / r['peak_rss_bytes']:.2f}"
+                     if r["planned_peak_bytes"] else "-",
+                     f"{r['planned_peak_bytes_per_position']:.2f}",
+                     f"{r['peak_rss_bytes_per_position']:.2f}",
+                     f"{r['file_bytes_per_position']:.3f}", start))
+    return render(rows)
+
+
+def plan_table(plans: list[dict]) -> str:
+    rows = [("case", "positions", "tiers", "solver", "planned memory", "planned B/pos")]
+    for p in plans:
+        rows.append((p["case"], f"{p['positions']:,}", f"{p['tiers']:,}", p["solver"],
+                     human_bytes(p["planned_peak_bytes"]),
+                     f"{p['planned_peak_bytes'] / p['positions']:.2f}"))
+    return render(rows)
+
+
+def speedup_table(pairs: list[tuple[dict, dict]]) -> str:
+    rows = [("case", "largest tier", "1 thread s", "2 threads s", "speed-up")]
+    for one, two in pairs:
+        rows.append((one["case"], one["largest_tier"], f"{one['largest_tier_seconds']:.1f}",
+                     f"{two['largest_tier_seconds']:.1f}",
+                     f"{one['largest_tier_seconds'] / max(two['largest_tier_seconds'], 1e-9):.2f}x"))
+    return render(rows)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
+    """Entry point of ``tiersolve bench`` and ``scripts/bench.py``."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__.split("\n\n")[0],
+        epilog="Standard cases: " + "; ".join(STANDARD_CASES) + ". Large cases: " +
+               "; ".join(LARGE_CASES) + ". Reachable cases: " + "; ".join(REACHABLE_CASES) + ".",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cases", nargs="*", metavar="CASE",
+                        help='a game and its options as for build_db.py, quoted, e.g. "ttt --rows 4"')
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument("--cold", action="store_true",
+                        help="compile numba kernels from scratch (an empty cache) in every case")
+    parser.add_argument("--speedup", action="store_true",
+                        help="build each case with 1 and with 2 threads and compare the time of "
+                             "its largest tier")
+    parser.add_argument("--plan", action="store_true", help="only print each case's plan")
+    parser.add_argument("--large", action="store_true", help="the large cases instead of the standard ones")
+    parser.add_argument("--reachable", action="store_true",
+                        help="the --reachable cases (databases of what play reaches from the start)")
+    parser.add_argument("--cluster", action="store_true",
+                        help="Domineering 5x5 and 6x5 in-process and on a local Dask cluster")
+    parser.add_argument("--acyclic", action="store_true",
+                        help="every game without loopy tiers at its benchmark size")
+    parser.add_argument("--loopy", action="store_true",
+                        help="the loopy games at their benchmark sizes: " + "; ".join(LOOPY_CASES))
+    parser.add_argument("--huge", action="store_true",
+                        help="the builds of hours: " + "; ".join(HUGE_CASES))
+    parser.add_argument("--tier", type=int, default=None, metavar="T",
+                        help="with --speedup: time only tier T (the tiers it reads are solved "
+                             "first, untimed), in this process")
+    args = parser.parse_args(argv)
+    if args.tier is not None and not args.speedup:
+        parser.error("--tier goes with --speedup")
+    cases = args.cases or (LARGE_CASES if args.large else REACHABLE_CASES if args.reachable
+                           else CLUSTER_CASES if args.cluster else ACYCLIC_CASES if args.acyclic
+                           else LOOPY_CASES if args.loopy
+                           else HUGE_CASES if args.huge else STANDARD_CASES)
+    if args.plan:
+        plans = [plan_case(case) for case in cases]
+        print(json.dumps(plans, indent=2) if args.json else plan_table(plans))
+        return 0
+    reports = []
+    with tempfile.TemporaryDirectory(prefix="bench-") as workdir:
+        for case in cases:
+            if args.tier is not None:
+                reports.append(tier_speedup(case, args.tier))
+            elif args.speedup:
+                reports.append((run_case(case, 1, args.cold, Path(workdir)),
+                                run_case(case, 2, args.cold, Path(workdir))))
+            else:
+                reports.append(run_case(case, args.threads, args.cold, Path(workdir)))
+            if not args.json:
+                print(f"done: {case}", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(reports, indent=2))
+    else:
+        print(speedup_table(reports) if args.speedup else table(reports))
+    return 0
+

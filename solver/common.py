@@ -163,10 +163,43 @@ def _summarise(records, none, counts):
     return longest
 
 
-def progress_bar(total: int, description: str, enabled: bool) -> tqdm:
-    """A tqdm bar counting positions (silent when disabled)."""
+def progress_bar(total: int | None, description: str, enabled: bool) -> tqdm | PhaseLine:
+    """A tqdm bar counting positions on a terminal; where stderr is not one (a log
+    file, a pipe) one line when the phase ends instead of a bar redrawn with
+    carriage returns. Silent when disabled."""
+    if enabled and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()):
+        return PhaseLine(description)
     return tqdm(total=total, desc=description, unit="pos", unit_scale=True,
                 disable=not enabled, dynamic_ncols=True, leave=False)
+
+
+class PhaseLine:
+    """A progress bar's stand-in off a terminal: counts as tqdm does and prints
+    ``description: N positions, S s`` once, when closed (a bar's passing status is
+    dropped: a log keeps what is done, not what was under way)."""
+
+    def __init__(self, description: str) -> None:
+        self.description, self.n = description, 0
+        self.began = time.perf_counter()
+        self.closed = False
+
+    def update(self, count: int = 1) -> None:
+        self.n += count
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            print(f"{self.description}: {self.n:,} positions, "
+                  f"{time.perf_counter() - self.began:.1f} s", file=sys.stderr, flush=True)
+
+    def __enter__(self) -> PhaseLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @contextmanager
@@ -253,6 +286,6 @@ def child_problem(value: int) -> int:
 __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar", "announced",
-    "expanding", "report_failure", "scratch", "tier_summary",
+    "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar",
+    "PhaseLine", "announced", "expanding", "report_failure", "scratch", "tier_summary",
 ]

@@ -36,6 +36,13 @@ class Opponent(io.StringIO):
         return answer + "\n"
 
 
+class Terminal(io.StringIO):
+    """A stdin or stdout that is a terminal (someone types at it, colours show)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def play(argv, stdin) -> tuple[int, str]:
     out = io.StringIO()
     code = play_main(argv, stdin=stdin, stdout=out)
@@ -134,10 +141,6 @@ def test_the_computer_finds_the_known_best_move(tmp_path):
 
 
 def test_colour_follows_the_terminal_and_no_color(tmp_path, monkeypatch):
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
     db_path = tmp_path / "ttt.h5"
     argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build"]
     monkeypatch.delenv("NO_COLOR", raising=False)
@@ -154,9 +157,9 @@ def test_colour_follows_the_terminal_and_no_color(tmp_path, monkeypatch):
 def test_missing_database_asks_before_building(tmp_path):
     db_path = tmp_path / "ttt.h5"
     argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path)]
-    code, text = play(argv, io.StringIO("n\n"))
+    code, text = play(argv, Terminal("n\n"))
     assert code == 2 and not db_path.exists() and "build it now? [y/N]" in text
-    code, text = play(argv, io.StringIO("y\nquit\n"))
+    code, text = play(argv, Terminal("y\nquit\n"))
     assert code == 0 and db_path.exists()
 
 

@@ -16,14 +16,21 @@ from html import escape
 
 from tiersolve.games.base import Game
 
-#: Fill colours of cell characters in the SVG (anything else: grey with its letter).
+#: Fill colours of pieces drawn as discs (anything else: grey with its letter).
 PIECE_COLOURS = {
-    "b": "#222222", "x": "#222222", "L": "#1f5fbf", "K": "#eeeeee", "N": "#eeeeee",
-    "w": "#f4f4f4", "o": "#f4f4f4", "R": "#bf3f1f", "k": "#222222", "n": "#222222",
+    "b": "#222222", "L": "#1f5fbf", "K": "#eeeeee", "N": "#eeeeee",
+    "w": "#f4f4f4", "R": "#bf3f1f", "k": "#222222", "n": "#222222",
 }
 #: Letters drawn on pieces whose colour alone does not tell them apart.
 LABELLED = set("LRKNkn")
+#: Marks drawn as their letter, as the text notation writes them (Tic-Tac-Toe's and
+#: Pousse's x and o, Surround's grown cells), not as discs of a colour.
+MARKS = set("xo")
+#: A cell covered by a domino (Domineering), drawn as a filled square.
+COVERED = "#"
 EMPTY = "-"
+#: Width of a caption character at the caption's font size, generously (sans-serif).
+CAPTION_CHAR_WIDTH = 8
 
 
 def _grid(game: Game, position: str) -> list[str] | None:
@@ -59,7 +66,9 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = 36) -> s
                 f'height="{height}">{body}</svg>')
     rows, cols = len(grid), len(grid[0])
     margin = 22
-    width, height = margin + cols * cell + 4, margin + rows * cell + 6 + 20 * len(lines)
+    caption_width = 8 + CAPTION_CHAR_WIDTH * max(map(len, lines), default=0)
+    width = max(margin + cols * cell + 4, caption_width)
+    height = margin + rows * cell + 6 + 20 * len(lines)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif">']
     for r, row in enumerate(grid):
@@ -73,8 +82,16 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = 36) -> s
                          'stroke="#8a6a3a" stroke-width="0.5"/>')
             if ch == EMPTY:
                 continue
-            fill = PIECE_COLOURS.get(ch, "#9a9a9a")
             cx, cy = x + cell // 2, y + cell // 2
+            if ch in MARKS:
+                parts.append(f'<text x="{cx}" y="{cy + cell // 4}" font-size="{int(cell * 0.8)}" '
+                             f'text-anchor="middle" fill="#222">{ch}</text>')
+                continue
+            if ch == COVERED:
+                parts.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" '
+                             'fill="#5a4630"/>')
+                continue
+            fill = PIECE_COLOURS.get(ch, "#9a9a9a")
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.38:.1f}" fill="{fill}" '
                          'stroke="#333" stroke-width="1"/>')
             if ch in LABELLED or ch not in PIECE_COLOURS:

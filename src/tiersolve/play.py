@@ -10,7 +10,9 @@ a whole game::
 
 The computer plays perfectly (``Database.best_move``): the fastest win, else a tie,
 else a draw, else the slowest loss; among equal moves it chooses at random, seeded
-by ``--seed``.
+by ``--seed``. In a game where repeating a board loses (Pousse), the values shown,
+the hint and the computer's choice are those of the real rule given the game so
+far (``tiersolve.history``), proven where the search can prove them.
 """
 
 from __future__ import annotations
@@ -19,23 +21,33 @@ import argparse
 import os
 import random
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
 from tiersolve.board import board_lines
 from tiersolve.cli import (EXIT_INTERRUPTED, OneLineParser, _invocation, add_game_options, fail,
-                           game_from_args)
+                           game_from_args, games_list, whole_number)
 from tiersolve.games import GAMES, game_class
 
 COMMANDS = ("undo", "hint", "value", "moves", "restart", "quit")
 COLOURS = {"win": "32", "tie": "33", "draw": "33", "lose": "31"}  # ANSI green, yellow, red
 HELP = ("Type a move's name, or: undo (take back your last move), hint (the best move), "
         "value (of the position), moves (list them again), restart, quit.")
+#: The history search's limits in play, per position: short, as a player waits for it
+#: (``query --history`` searches longer). A move it cannot settle keeps the position
+#: game's value, marked as such.
+PLAY_NODE_LIMIT = 50_000
+PLAY_TIME_LIMIT = 3.0
+#: How the values under the repetition rule are marked in play (tiersolve.history).
+NOTES = {"repeats": "repeats a board", "ends": "ends the game", "proven": "proven",
+         "unproven": "position game; not proven under the repetition rule"}
 
 
 def use_colour(stream: TextIO) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
-    return "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb" and \
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set to anything but
+    the empty string (no-color.org)."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb" and \
         hasattr(stream, "isatty") and stream.isatty()
 
 
@@ -44,9 +56,35 @@ def value_text(value: str, remoteness: int | None, colour: bool) -> str:
     return f"\033[{COLOURS[value]}m{text}\033[0m" if colour and value in COLOURS else text
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A move as play shows it: its value for the player who makes it, the
+    remoteness left after it (None where unknown), and a note (under the
+    repetition rule: how its value was found)."""
+
+    move: str
+    position: str
+    value: str
+    remoteness: int | None
+    moves_again: bool = False
+    note: str = ""
+
+
+_PREFERENCE = {"win": 0, "tie": 1, "draw": 2, "lose": 3}
+
+
+def _rank(choice: Choice) -> tuple:
+    """Perfect play's order: the fastest win, a tie, a draw, the slowest loss; a
+    move that repeats a board last, then proven values before unproven ones."""
+    distance = choice.remoteness or 0
+    return (choice.note == NOTES["repeats"], _PREFERENCE.get(choice.value, 4),
+            choice.note == NOTES["unproven"], -distance if choice.value == "lose" else distance)
+
+
 @dataclass
 class Session:
-    """One game in progress: the positions so far and whose turn each was."""
+    """One game in progress: the positions so far, whose turn each was, and the
+    moves that led there."""
 
     db: object
     start: str
@@ -56,6 +94,8 @@ class Session:
     colour: bool
     max_moves: int
     history: list[tuple[str, int]] = field(default_factory=list)  # (position, side to move)
+    played: list[str] = field(default_factory=list)               # the moves' names
+    _judged: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.history = [(self.start, 0)]
@@ -69,22 +109,60 @@ class Session:
         """0 for the player who moved first, 1 for the other."""
         return self.history[-1][1]
 
+    @property
+    def repetition_loses(self) -> bool:
+        return bool(getattr(self.db.game, "repetition_loses", False))
+
     def player(self) -> str:
         """The player to move, by the turn letter of the notation: ``x (you)``."""
         who = "first" if self.side == 0 else "second"
         turn = self.position.strip("( ").split()[0]
         return f"{turn} ({'computer' if self.computer in ('both', who) else 'you'})"
 
-    def choose(self):
-        """The computer's move: perfect play by the database; in a game where
-        repeating a board loses (Pousse), a move that repeats one only if all do."""
-        moves = self.db.moves(self.position)
-        game = self.db.game
-        if getattr(game, "repetition_loses", False):
-            seen = {game.board_key(game.parse(p)) for p, _ in self.history}
-            fresh = [m for m in moves if game.board_key(game.parse(m.position)) not in seen]
-            moves = fresh or moves
-        best = [m for m in moves if (m.value, m.remoteness) == (moves[0].value, moves[0].remoteness)]
+    def _history_report(self):
+        """The real rule's verdicts for this position and the game so far (Pousse)."""
+        key = tuple(self.played)
+        if key not in self._judged:
+            from tiersolve.history import analyse
+
+            self._judged[key] = analyse(self.db, self.start, self.played,
+                                        node_limit=PLAY_NODE_LIMIT, time_limit=PLAY_TIME_LIMIT)
+        return self._judged[key]
+
+    def choices(self) -> list[Choice]:
+        """Every move, best first: the database's values, or in a game where
+        repeating a board loses, the values under that rule given the game so far."""
+        if not self.repetition_loses:
+            return [Choice(m.move, m.position, m.value, m.remoteness, m.moves_again)
+                    for m in self.db.moves(self.position)]
+        from tiersolve.history import ENDS, REPEATS
+
+        choices = []
+        for verdict in self._history_report().moves:
+            kind = {REPEATS: "repeats", ENDS: "ends"}.get(
+                verdict.reason, "proven" if verdict.proven else "unproven")
+            # the remoteness is the position game's: shown where the value is its own
+            remoteness = verdict.game_remoteness if kind in ("ends", "unproven") else None
+            choices.append(Choice(verdict.move, verdict.position, verdict.value, remoteness,
+                                  note=NOTES[kind]))
+        return sorted(choices, key=_rank)
+
+    def value(self, judged: bool = True) -> tuple[str, int | None, str]:
+        """(value, remoteness, note) of the position for the player to move; the
+        database's alone unless ``judged`` (once a board repeated, play is over)."""
+        if self.repetition_loses and judged:
+            report = self._history_report()
+            record = self.db.lookup(self.position)
+            if report.proven:
+                return report.value, None, NOTES["proven"]
+            return record.value, record.remoteness, NOTES["unproven"]
+        record = self.db.lookup(self.position)
+        return record.value, record.remoteness, ""
+
+    def choose(self) -> Choice:
+        """The computer's move: the best of ``choices``, at random among equals."""
+        choices = self.choices()
+        best = [c for c in choices if _rank(c) == _rank(choices[0])]
         return self.rng.choice(best)
 
     def computer_moves(self) -> bool:
@@ -93,29 +171,44 @@ class Session:
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
-    def show(self) -> None:
-        record = self.db.lookup(self.position)
+    def describe(self, value: str, remoteness: int | None, note: str) -> str:
+        """``lose in 3``, or with a note (the repetition rule's) ``lose, proven``."""
+        text = value_text(value, remoteness, self.colour)
+        return f"{text}, {note}" if note else text
+
+    def show(self, judged: bool = True) -> None:
+        position = self.db.lookup(self.position).position
         self.say()
-        for line in board_lines(self.db.game, record.position):
+        for line in board_lines(self.db.game, position):
             self.say(line)
-        self.say(f"{record.position}  {self.player()} to move: "
-                 f"{value_text(record.value, record.remoteness, self.colour)}")
+        self.say(f"{position}  {self.player()} to move: {self.describe(*self.value(judged))}")
 
     def list_moves(self) -> None:
-        moves = self.db.moves(self.position)
-        width = max((len(m.move) for m in moves), default=0)
+        choices = self.choices()
+        width = max((len(c.move) for c in choices), default=0)
         self.say("moves, best first (value for the player who makes it):")
-        for m in moves:
-            again = "  (moves again)" if m.moves_again else ""
-            self.say(f"  {m.move:<{width}}  {value_text(m.value, m.remoteness, self.colour)}{again}")
+        for c in choices:
+            again = "  (moves again)" if c.moves_again else ""
+            note = f"  ({c.note})" if c.note else ""
+            self.say(f"  {c.move:<{width}}  {value_text(c.value, c.remoteness, self.colour)}"
+                     f"{note}{again}")
 
-    def play(self, move) -> None:
-        """Make a Move (from ``db.moves``) and record whose turn follows."""
-        side = self.side if move.moves_again else 1 - self.side
-        self.history.append((move.position, side))
+    def play(self, choice: Choice) -> None:
+        """Make a move (from ``choices``) and record whose turn follows."""
+        side = self.side if choice.moves_again else 1 - self.side
+        self.history.append((choice.position, side))
+        self.played.append(choice.move)
 
     def over(self) -> bool:
         """True (after saying how it ended) when the game has ended."""
+        game = self.db.game
+        if self.repetition_loses:
+            boards = [game.board_key(game.parse(p)) for p, _ in self.history]
+            if boards.count(boards[-1]) >= 2:
+                self.show(judged=False)
+                self.say("game over: that move repeated an earlier board, so the player who "
+                         f"made it loses ({game.title}'s rule); {self.player()} wins.")
+                return True
         if not self.db.moves(self.position):
             record = self.db.lookup(self.position)
             self.show()
@@ -124,14 +217,6 @@ class Session:
             else:
                 self.say(f"game over: a {record.value}.")
             return True
-        game = self.db.game
-        if getattr(game, "repetition_loses", False):
-            boards = [game.board_key(game.parse(p)) for p, _ in self.history]
-            if boards.count(boards[-1]) >= 2:
-                self.show()
-                self.say("game over: that move repeated an earlier board, so the player who "
-                         f"made it loses ({game.title}'s rule); {self.player()} wins.")
-                return True
         positions = [p for p, _ in self.history]
         if positions.count(self.position) >= 3:
             self.show()
@@ -139,7 +224,8 @@ class Session:
             return True
         if len(self.history) > self.max_moves:
             self.show()
-            self.say(f"game over: {self.max_moves} moves played (--max-moves); stopped.")
+            self.say(f"game over: {self.max_moves} move{'' if self.max_moves == 1 else 's'} "
+                     "played (--max-moves); stopped.")
             return True
         return False
 
@@ -148,10 +234,18 @@ class Session:
         if self.computer == "both" or len(self.history) == 1:
             self.say("nothing to undo")
             return
-        self.history.pop()
+        self._take_back()
         while len(self.history) > 1 and self.computer_moves():
-            self.history.pop()
+            self._take_back()
         self.say("undone")
+
+    def _take_back(self) -> None:
+        self.history.pop()
+        self.played.pop()
+
+    def restart(self) -> None:
+        self.history = [(self.start, 0)]
+        self.played = []
 
 
 def run_session(session: Session, lines: TextIO) -> int:
@@ -162,12 +256,12 @@ def run_session(session: Session, lines: TextIO) -> int:
         if session.over():
             return 0
         if session.computer_moves():
-            move = session.choose()
+            choice = session.choose()
             if not shown:
                 session.show()
-            session.say(f"{session.player()} plays {move.move}: "
-                        f"{value_text(move.value, move.remoteness, session.colour)}")
-            session.play(move)
+            session.say(f"{session.player()} plays {choice.move}: "
+                        f"{session.describe(choice.value, choice.remoteness, choice.note)}")
+            session.play(choice)
             shown = False
             continue
         if not shown:
@@ -193,55 +287,63 @@ def run_session(session: Session, lines: TextIO) -> int:
         elif command == "moves":
             session.list_moves()
         elif command == "value":
-            record = session.db.lookup(session.position)
-            session.say(f"{session.player()}: "
-                        f"{value_text(record.value, record.remoteness, session.colour)}")
+            session.say(f"{session.player()}: {session.describe(*session.value())}")
         elif command == "hint":
-            move = session.db.best_move(session.position)
-            session.say(f"hint: {move.move} ({value_text(move.value, move.remoteness, session.colour)})")
+            best = session.choices()[0]
+            session.say(f"hint: {best.move} "
+                        f"({session.describe(best.value, best.remoteness, best.note)})")
         elif command == "undo":
             session.undo()
             shown = False
         elif command == "restart":
-            session.history = [(session.start, 0)]
+            session.restart()
             session.say("restarted")
             shown = False
         else:
-            chosen = [m for m in session.db.moves(session.position) if m.move.lower() == command]
+            chosen = [c for c in session.choices() if c.move.lower() == command]
             if not chosen:
                 session.say(f"{word!r} is not a legal move here; type one of the moves listed, "
                             "or help")
                 continue
             session.say(f"you play {chosen[0].move}: "
-                        f"{value_text(chosen[0].value, chosen[0].remoteness, session.colour)}")
+                        f"{session.describe(chosen[0].value, chosen[0].remoteness, chosen[0].note)}")
             session.play(chosen[0])
             shown = False
 
 
 def play_parser(prog: str = "play") -> argparse.ArgumentParser:
+    run = _invocation(prog)
     parser = OneLineParser(
-        prog=prog, description="Play a game in the terminal against perfect play (or watch, or "
-                               "explore both sides). Builds the database first if there is none.",
-        epilog=f"example: {_invocation(prog)} ttt --rows 3 --cols 3 --build\n\n{HELP}")
+        prog=prog, description="Play a game in the terminal against perfect play (or watch, or\n"
+                               "explore both sides), from the game's database.",
+        epilog=f"games:\n{games_list(False)}\n\n"
+               f"examples:\n  {run} ttt --rows 3 --cols 3 --build\n"
+               f"  printf 'b2\\nquit\\n' | {run} ttt --rows 3 --cols 3 --build\n\n"
+               + textwrap.fill(HELP, 79))
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True,
-                                  parser_class=OneLineParser)
+                                  parser_class=OneLineParser, help="one of the games below")
     for name in GAMES:
         cls = game_class(name)
-        sub = games.add_parser(name, help=cls.title, description=f"Play {cls.title}.",
-                               epilog=f"example: {_invocation(prog)} {name} --build --computer second")
+        sub = games.add_parser(name, description=f"Play {cls.title}.",
+                               epilog=f"The options are those of '{_invocation(prog, 'build')} "
+                                      f"{name}'.\n" + textwrap.fill(HELP, 79))
         add_game_options(sub, cls)
-        run = sub.add_argument_group("play options")
-        run.add_argument("--db", metavar="FILE.h5",
-                         help="the database to use (default: the one build writes for these options)")
-        run.add_argument("--build", action="store_true",
-                         help="build the database first if it does not exist, without asking")
-        run.add_argument("--start", metavar="POSITION", help="start here instead of the game's start")
-        run.add_argument("--computer", choices=("first", "second", "both", "none"), default="second",
-                         help="which side the computer plays (default second; none: you play both)")
-        run.add_argument("--seed", type=int, default=None,
-                         help="seed of the computer's choice among equally good moves")
-        run.add_argument("--max-moves", type=int, default=500, metavar="N",
-                         help="stop after N moves (default 500)")
+        options = sub.add_argument_group("play options")
+        options.add_argument("--db", metavar="FILE.h5",
+                             help="the database to use (default: the one build writes for these "
+                                  "options)")
+        options.add_argument("--build", action="store_true",
+                             help="build the database first if it does not exist, without asking")
+        options.add_argument("--start", metavar="POSITION",
+                             help="start here instead of the game's start")
+        options.add_argument("--computer", choices=("first", "second", "both", "none"),
+                             default="second",
+                             help="which side the computer plays (default second; none: you "
+                                  "play both)")
+        options.add_argument("--seed", type=int, default=None,
+                             help="seed of the computer's choice among equally good moves")
+        options.add_argument("--max-moves", type=whole_number(0), default=500, metavar="N",
+                             help="stop after N moves (default 500)")
     return parser
 
 
@@ -257,7 +359,7 @@ def play_main(argv: Sequence[str] | None = None, prog: str = "play",
     from pathlib import Path
 
     from tiersolve.databases.build import BuildRefused, build_database
-    from tiersolve.databases.reader import Database, default_path
+    from tiersolve.databases.reader import Database, build_command, default_path, game_flags
     from tiersolve.errors import TiersolveError
 
     lines = stdin or sys.stdin
@@ -271,13 +373,23 @@ def play_main(argv: Sequence[str] | None = None, prog: str = "play",
     path = Path(args.db) if args.db else default_path(game)
     try:
         if not path.exists():
+            # Ask only someone at a terminal: piped input holds moves, not an answer.
+            typed = hasattr(lines, "isatty") and lines.isatty()
             question = f"no database for {game.describe()} at {path}; build it now? [y/N] "
-            if not (args.build or _ask(question, lines, out)):
-                return fail(parser.prog, f"no database at {path}; build it with: tiersolve build "
-                                         f"{game.name} ... (or play with --build)")
+            if not (args.build or (typed and _ask(question, lines, out))):
+                return fail(parser.prog, f"no database for {game.describe()} at {path}; build "
+                                         f"it with: {build_command(game, path)} (or play with "
+                                         "--build)")
             report = build_database(game, path, progress=True)
             print(report.summary_line(), file=out)
-        with Database(path, expect=game) as db:
+        with Database(path) as db:
+            if (db.game.name, db.game.options) != (game.name, game.options):
+                held = " ".join(filter(None, [db.game.name, game_flags(db.game)]))
+                instead = ("leave --db out to use " + str(default_path(game)) if args.db else
+                           f"replace it with: {build_command(game)} --overwrite")
+                return fail(parser.prog, f"{path} holds {db.game.describe()}, not "
+                                         f"{game.describe()}: play it with '{prog} {held} "
+                                         f"--db {path}', or {instead}")
             start = args.start if args.start is not None else game.default_start()
             start = db.lookup(start).position  # checks it, in the game's spelling
             session = Session(db, start, args.computer, random.Random(args.seed), out,

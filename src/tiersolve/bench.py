@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Sequence
 
 from tiersolve.databases.build import human_bytes
+from tiersolve.games import GAMES
 
 #: How each case is built: the package's own command, in a fresh interpreter.
 BUILD_COMMAND = [sys.executable, "-m", "tiersolve", "build"]
@@ -100,6 +101,37 @@ CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
                  for workers in ("", " --workers 2")]
 
 
+class CaseFailed(Exception):
+    """A case's build failed (a build error, not a mistake in the command line)."""
+
+
+class _CaseError(Exception):
+    """A case that is not a game and options ``build`` takes."""
+
+
+class _CaseParser(argparse.ArgumentParser):
+    """Parses a case as ``build`` would, raising its error instead of exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _CaseError(message)
+
+
+def case_error(case: str) -> str | None:
+    """Why ``case`` is not a game and options ``build`` takes, or None."""
+    from tiersolve.cli import build_parser, game_from_args
+
+    words = shlex.split(case)
+    if not words or words[0] not in GAMES:
+        game = repr(words[0]) if words else "nothing"
+        return f"case {case!r}: {game} is not a game (games: {', '.join(GAMES)})"
+    try:
+        game_from_args(build_parser("build", only=words[0], parser_class=_CaseParser)
+                       .parse_args(words))
+    except (_CaseError, ValueError) as error:
+        return f"case {case!r}: {error}"
+    return None
+
+
 def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     """Build one case in a subprocess; returns its build report plus derived figures."""
     out = workdir / "bench.h5"
@@ -113,7 +145,7 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines() or ["no output"]
-        raise SystemExit(f"bench: error: '{case}' failed: {lines[-1]}")
+        raise CaseFailed(f"'{case}' failed: {lines[-1]}")
     report = json.loads(done.stdout)
     out.unlink(missing_ok=True)
     report["case"] = case
@@ -133,7 +165,7 @@ def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
 
     game = game_from_args(build_parser().parse_args(shlex.split(case)))
     if not 0 <= tier < game.tiers.count:
-        raise SystemExit(f"bench: error: '{case}' has tiers 0..{game.tiers.count - 1}, not {tier}")
+        raise _CaseError(f"'{case}' has tiers 0..{game.tiers.count - 1}, not {tier}")
     below, frontier = set(), [tier]
     while frontier:  # every tier that tier's tiers read, however far down
         for kid in set(tiers.tiers_read(game, frontier.pop())) - below:
@@ -158,7 +190,8 @@ def plan_case(case: str) -> dict:
     command = [*BUILD_COMMAND, *shlex.split(case), "--plan", "--json"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"bench: error: '{case}' failed: {done.stderr.strip()}")
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        raise CaseFailed(f"'{case}' failed: {lines[-1]}")
     return {"case": case, **json.loads(done.stdout)}
 
 
@@ -205,26 +238,40 @@ def speedup_table(pairs: list[tuple[dict, dict]]) -> str:
     return render(rows)
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
-    """Entry point of ``tiersolve bench`` and ``scripts/bench.py``."""
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.split("\n\n")[0],
-        epilog="Standard cases: " + "; ".join(STANDARD_CASES) + ". Large cases: " +
-               "; ".join(LARGE_CASES) + ". Reachable cases: " + "; ".join(REACHABLE_CASES) + ".",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+#: The sets of cases, by the option that picks them (none: the standard ones).
+CASE_SETS = {"large": LARGE_CASES, "reachable": REACHABLE_CASES, "cluster": CLUSTER_CASES,
+             "acyclic": ACYCLIC_CASES, "loopy": LOOPY_CASES, "huge": HUGE_CASES}
+
+
+def bench_parser(prog: str = "bench.py") -> argparse.ArgumentParser:
+    from tiersolve.cli import OneLineParser, _invocation, whole_number
+
+    run = _invocation(prog)
+    parser = OneLineParser(
+        prog=prog,
+        description="Benchmark database builds: seconds, positions per second, planned and\n"
+                    "measured peak memory per position, and file size per position. Each case\n"
+                    "is built in a fresh process, as 'tiersolve build CASE' builds it.",
+        epilog=f"examples:\n  {run} \"ttt --rows 3 --cols 3\"\n"
+               f"  {run} --plan \"loa --rows 5 --cols 5\"\n\n"
+               "Without a CASE it runs a set of cases: the standard ones (minutes), or the\n"
+               "set an option above names. docs/BENCHMARKS.md holds the tables they made.")
     parser.add_argument("cases", nargs="*", metavar="CASE",
-                        help='a game and its options as for build_db.py, quoted, e.g. "ttt --rows 4"')
+                        help='a game and its options as for build, quoted, e.g. "ttt --rows 4"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument("--threads", type=whole_number(1), default=None, metavar="N",
+                        help="worker threads (default: all cores)")
     parser.add_argument("--cold", action="store_true",
                         help="compile numba kernels from scratch (an empty cache) in every case")
     parser.add_argument("--speedup", action="store_true",
                         help="build each case with 1 and with 2 threads and compare the time of "
                              "its largest tier")
     parser.add_argument("--plan", action="store_true", help="only print each case's plan")
-    parser.add_argument("--large", action="store_true", help="the large cases instead of the standard ones")
+    parser.add_argument("--large", action="store_true",
+                        help="the large cases (up to twenty minutes each): " + "; ".join(LARGE_CASES))
     parser.add_argument("--reachable", action="store_true",
-                        help="the --reachable cases (databases of what play reaches from the start)")
+                        help="the --reachable cases (databases of what play reaches from the "
+                             "start): " + "; ".join(REACHABLE_CASES))
     parser.add_argument("--cluster", action="store_true",
                         help="Domineering 5x5 and 6x5 in-process and on a local Dask cluster")
     parser.add_argument("--acyclic", action="store_true",
@@ -233,16 +280,35 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
                         help="the loopy games at their benchmark sizes: " + "; ".join(LOOPY_CASES))
     parser.add_argument("--huge", action="store_true",
                         help="the builds of hours: " + "; ".join(HUGE_CASES))
-    parser.add_argument("--tier", type=int, default=None, metavar="T",
+    parser.add_argument("--tier", type=whole_number(0), default=None, metavar="T",
                         help="with --speedup: time only tier T (the tiers it reads are solved "
                              "first, untimed), in this process")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
+    """Entry point of ``tiersolve bench`` and ``scripts/bench.py``."""
+    from tiersolve.cli import fail
+
+    parser = bench_parser(prog)
     args = parser.parse_args(argv)
     if args.tier is not None and not args.speedup:
         parser.error("--tier goes with --speedup")
-    cases = args.cases or (LARGE_CASES if args.large else REACHABLE_CASES if args.reachable
-                           else CLUSTER_CASES if args.cluster else ACYCLIC_CASES if args.acyclic
-                           else LOOPY_CASES if args.loopy
-                           else HUGE_CASES if args.huge else STANDARD_CASES)
+    chosen = [name for name in CASE_SETS if getattr(args, name)]
+    cases = args.cases or (CASE_SETS[chosen[0]] if chosen else STANDARD_CASES)
+    errors = [error for error in map(case_error, cases) if error]
+    if errors:  # a mistake in a case is found before anything runs
+        return fail(parser.prog, errors[0])
+    try:
+        return _run(cases, args)
+    except _CaseError as error:
+        return fail(parser.prog, str(error))
+    except CaseFailed as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+
+
+def _run(cases: list[str], args: argparse.Namespace) -> int:
     if args.plan:
         plans = [plan_case(case) for case in cases]
         print(json.dumps(plans, indent=2) if args.json else plan_table(plans))
@@ -264,4 +330,3 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     else:
         print(speedup_table(reports) if args.speedup else table(reports))
     return 0
-

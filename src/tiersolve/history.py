@@ -67,7 +67,7 @@ PROVEN_WIN = "winning strategy found: every reply repeats a board or loses"
 PROVEN_LOSS = "the opponent has a winning strategy that never repeats a board"
 REPEATS = "loses at once (repetition)"
 ENDS = "ends the game"
-NOT_PROVEN = "not proven under the repetition rule (position-game value)"
+NOT_PROVEN = "not proven under the repetition rule: the position game's value"
 
 
 class _OutOfBudget(Exception):
@@ -104,8 +104,10 @@ class HistoryReport:
 
     def text(self) -> str:
         """The report as lines of text (what ``query.py --history`` prints)."""
+        played = len(self.history) - 1
         lines = [f"{self.position}  {self.value} ({'proven' if self.proven else self.reason}) "
-                 f"for the player to move, after {len(self.history) - 1} moves of history"]
+                 f"for the player to move, after {played} move{'' if played == 1 else 's'} "
+                 "of history"]
         if self.proven:
             lines[0] += f": {self.reason}"
         width = max((len(m.move) for m in self.moves), default=0)

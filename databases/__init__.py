@@ -11,15 +11,17 @@
 from typing import Any
 
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseError,
-                              DatabaseMismatchError, IllegalMoveError, ImpossiblePositionError,
-                              MalformedPositionError, MissingDatabaseError, OtherBoardError,
-                              PositionError, TiersolveError, UnreachedPositionError)
+                              DatabaseMismatchError, GameError, IllegalMoveError,
+                              ImpossiblePositionError, IndexRangeError, MalformedPositionError,
+                              MissingDatabaseError, OtherBoardError, PositionError, TiersolveError,
+                              UnreachedPositionError)
 
 __all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
-           "open_database", "build_database", "TiersolveError", "PositionError",
+           "open_database", "build_database", "TiersolveError", "GameError", "PositionError",
            "MalformedPositionError", "OtherBoardError", "ImpossiblePositionError",
-           "IllegalMoveError", "UnreachedPositionError", "DatabaseError", "MissingDatabaseError",
-           "DamagedDatabaseError", "DatabaseMismatchError", "ClosedDatabaseError"]
+           "IllegalMoveError", "UnreachedPositionError", "IndexRangeError", "DatabaseError",
+           "MissingDatabaseError", "DamagedDatabaseError", "DatabaseMismatchError",
+           "ClosedDatabaseError"]
 
 
 #: Names this package takes from the lookup library (tiersolve.databases.reader), which
@@ -48,18 +50,19 @@ def build_database(game, path=None, **kwargs):
     ('win', 7)
     """
     from tiersolve.databases.build import build_database as build
-    from tiersolve.games import make_game
+    from tiersolve.databases.reader import make_game_or_fail
 
     settings = {"start", "starts", "threads", "progress", "force", "restart", "overwrite",
                 "reachable", "workers", "scheduler", "work_dir"}
     if isinstance(game, str):
         options = {k: v for k, v in kwargs.items() if k not in settings}
         kwargs = {k: v for k, v in kwargs.items() if k in settings}
-        game = make_game(game, **options)
+        game = make_game_or_fail(game, **options)
     if kwargs.pop("reachable", False):  # only what play reaches from the start(s)
         from tiersolve.databases.reachable import build_reachable
 
         starts = kwargs.pop("starts", None) or ([kwargs.pop("start")] if kwargs.get("start") else None)
-        kept = {k: v for k, v in kwargs.items() if k in ("progress", "overwrite", "force")}
+        kept = {k: v for k, v in kwargs.items()
+                if k in ("progress", "overwrite", "force", "restart", "threads")}
         return build_reachable(game, path, starts=starts, **kept)
     return build(game, path, **kwargs)

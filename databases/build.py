@@ -14,6 +14,7 @@ import fcntl
 import json
 import os
 import resource
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,13 +23,13 @@ from typing import TYPE_CHECKING, Callable
 import h5py
 import numpy as np
 
-from tiersolve.databases.format import PartialBuild, provenance_attributes, write_database
+from tiersolve.databases.format import (PARTIAL_SUFFIX, PartialBuild, provenance_attributes,
+                                         write_database)
 from tiersolve.databases.reader import default_path
 from tiersolve.errors import TiersolveError
 from tiersolve.games.base import Game
 from tiersolve.solver import tiers
 from tiersolve.solver.common import TierType, progress_bar
-from tiersolve.solver.jit import announce_compile
 from tiersolve.solver.values import ILLEGAL, VALUE_NAMES
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ class BuildReport:
     largest_tier_seconds: float = 0.0    # and how long it took
     options: dict = field(default_factory=dict)
     skipped: bool = False                # an identical database existed: nothing was built
+    leftover: str = ""                   # then, the folder an interrupted rebuild kept
+    leftover_bytes: int = 0
 
     def summary_line(self) -> str:
         counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
@@ -83,8 +86,11 @@ class BuildReport:
                     if images else "")
         resumed = f" · resumed {self.resumed_tiers} of {self.tiers} tiers" if self.resumed_tiers else ""
         if self.skipped:
+            kept = (f"; {self.leftover} ({human_bytes(self.leftover_bytes)}) holds an interrupted "
+                    "rebuild, which --overwrite resumes (delete that folder if it is not wanted)"
+                    if self.leftover else "")
             return (f"{self.path} already holds {self.description} ({plural(self.positions, 'position')}, "
-                    f"start {self.start} {start}): nothing to do; --overwrite rebuilds it")
+                    f"start {self.start} {start}): nothing to do; --overwrite rebuilds it{kept}")
         return (f"{self.description}: {plural(self.positions, 'position')} ({counts}; illegal "
                 f"{self.counts['illegal']:,}{symmetry}) · start {self.start} {start} · "
                 f"{self.total_seconds:.1f} s (compile {self.compile_seconds:.1f}, solve "
@@ -128,6 +134,28 @@ def resident_bytes() -> int:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class CompileTimer:
+    """How long numba compiles while a block runs (loading kernels from its cache does
+    not count): ``with CompileTimer() as compiling: ...``, then ``compiling.seconds``.
+    For solvers whose kernels compile on first use, inside the solve, so that a
+    report does not count compiling as solving."""
+
+    def __enter__(self) -> "CompileTimer":
+        from numba.core import event
+
+        self._listener = event.TimingListener()
+        self._installed = event.install_listener("numba:compile", self._listener)
+        self._installed.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._installed.__exit__(*exc)
+
+    @property
+    def seconds(self) -> float:
+        return self._listener.duration if self._listener.done else 0.0
 
 
 def solver_name(game: Game) -> str:
@@ -184,23 +212,58 @@ def plan(game: Game, threads: int | None = None) -> str:
             f"({human_bytes(report['memory_available_bytes'])} available)")
 
 
+def default_output(game: Game, out: str | os.PathLike | None, reachable: bool = False) -> Path:
+    """The file a build writes: ``out``, else the game's default file (of a
+    ``--reachable`` build if ``reachable``)."""
+    if out is not None:
+        return Path(out)
+    if reachable:
+        from tiersolve.databases.reachable import default_reachable_path
+
+        return default_reachable_path(game)
+    return default_path(game)
+
+
 def check_output(path: Path) -> None:
-    """Refuse, before any solving, an output path that cannot be written."""
+    """Refuse, before any solving, an output that cannot or must not be written: a
+    folder, anything but a regular file (a device, a pipe), a place more than one
+    missing folder below an existing one, or one this process cannot write to."""
     if str(path) in ("", "."):
         raise BuildRefused("--out needs a file name, e.g. --out db/game.h5")
     if path.is_dir():
         raise BuildRefused(f"--out {path} is a directory; give a file name inside it, "
                            f"e.g. {path / 'game.h5'}")
+    if path.exists() and not path.is_file():
+        raise BuildRefused(f"--out {path} is not a regular file (a device, pipe or socket); "
+                           "give the name of a database file")
     parent = path.parent if str(path.parent) else Path(".")
-    existing = parent
-    while not existing.exists():
-        existing = existing.parent
+    existing = parent if parent.exists() else parent.parent
+    if not existing.exists():
+        raise BuildRefused(f"the folder {parent} does not exist and neither does {existing}; "
+                           f"create it first (mkdir -p {parent}), or choose another --out")
     if not existing.is_dir():
         raise BuildRefused(f"cannot create {parent}: {existing} is not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise BuildRefused(f"cannot write to {existing}: permission denied")
+    try:  # os.access is not enough: root passes it, and /sys or /proc still refuse
+        with tempfile.NamedTemporaryFile(dir=existing, prefix=".tiersolve-probe-"):
+            pass
+    except OSError as error:
+        raise BuildRefused(f"cannot write to {existing}: {_reason(error)}") from None
     if path.exists() and not os.access(path, os.W_OK):
         raise BuildRefused(f"cannot overwrite {path}: permission denied")
+
+
+def _reason(error: OSError) -> str:
+    """An OSError's reason in a few words, e.g. 'permission denied'."""
+    return (error.strerror or str(error)).lower()
+
+
+def make_folder(path: Path) -> None:
+    """Create the database's folder if it is missing (``check_output`` allowed at most
+    one level); BuildRefused if that fails."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+    except OSError as error:
+        raise BuildRefused(f"cannot create {path.parent}: {_reason(error)}") from None
 
 
 def legal_start(game: Game, text: str) -> np.ndarray:
@@ -219,7 +282,10 @@ class _BuildLock:
 
     def __init__(self, path: Path) -> None:
         self.path = path.with_name(path.name + ".lock")
-        self.handle = open(self.path, "a")
+        try:
+            self.handle = open(self.path, "a")
+        except OSError as error:
+            raise BuildRefused(f"cannot write {self.path}: {_reason(error)}") from None
         try:
             fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -262,14 +328,9 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     path = Path(path) if path is not None else default_path(game)
     check_output(path)
     start_state = legal_start(game, start if start is not None else game.default_start())
+    partial_folder = partial_directory(path, work_dir)
     if path.exists() and not overwrite:
-        start_text = game.format(start_state)
-        existing = existing_report(
-            path, game, lambda db: db.reachable_from is None and db.start == start_text)
-        if existing is None:
-            raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
-                               "database; use --overwrite to replace it, or another --out")
-        return existing
+        return existing_report(path, game, start=game.format(start_state), leftover=partial_folder)
     start_index = game.index(start_state)
     available = memory_available()
     needed = memory_plan(game, threads, available)
@@ -281,11 +342,11 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     if needed.total > available and not force and not on_cluster:  # workers check their own
         raise BuildRefused(f"{game.describe()} needs about {human_bytes(needed.total)} of memory "
                            f"but only {human_bytes(available)} is available; use --force to try anyway")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path)
     lock = _BuildLock(path)
     try:
-        partial = PartialBuild(Path(work_dir) / path.name if work_dir is not None else path,
-                               game, tiers.records_type(game), restart=restart)
+        partial = PartialBuild(_partial_base(path, work_dir), game, tiers.records_type(game),
+                               restart=restart)
         done = partial.done()
         called = time.perf_counter()
         writing = [0.0]
@@ -329,7 +390,6 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             out.attrs["write_seconds"] = writing[0]
             out.attrs["build_seconds"] = time.perf_counter() - begun
         partial.discard()
-        announce_compile(game.name, quiet=True)
     finally:
         lock.release()
     return BuildReport(
@@ -345,22 +405,58 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         **_largest_tier(game, stats.tier_seconds))
 
 
-def existing_report(path: Path, game: Game,
-                    same: Callable[["Database"], bool]) -> BuildReport | None:
-    """The report of a complete database at ``path`` of this game and options for which
-    ``same(db)`` holds (its start, or its starts; ``skipped`` set), or None if the file
-    there is anything else."""
-    from tiersolve.databases.reader import Database
-    from tiersolve.errors import DatabaseError
+def _partial_base(path: Path, work_dir: str | os.PathLike | None) -> Path:
+    """The database path a build's partial folder is named after (in ``work_dir``
+    if given)."""
+    return Path(work_dir) / path.name if work_dir is not None else path
 
+
+def partial_directory(path: Path, work_dir: str | os.PathLike | None = None) -> Path:
+    """Where a build of ``path`` keeps its solved tiers: ``<path>.partial/``."""
+    base = _partial_base(path, work_dir)
+    return base.with_name(base.name + PARTIAL_SUFFIX)
+
+
+def existing_report(path: Path, game: Game, *, start: str | None = None,
+                    starts: list[str] | None = None, leftover: Path | None = None) -> BuildReport:
+    """The report of the complete database at ``path`` (``skipped`` set) when it is
+    what this build would write: this game and options, and the same ``start`` (a
+    full build) or ``starts`` (a ``--reachable`` build). Otherwise BuildRefused,
+    saying what differs. ``leftover``: the folder an interrupted build of the same
+    file would have kept, which the report then names."""
+    from tiersolve.databases.reader import Database
+    from tiersolve.errors import DatabaseMismatchError
+
+    advice = "use --overwrite to replace it, or another --out"
     try:
-        with Database(path, expect=game) as db:
-            if not same(db):
-                return None
-            info = db.info()
-            attrs = db.attributes
-    except (DatabaseError, OSError, KeyError):
-        return None
+        db = Database(path)
+    except DatabaseMismatchError:
+        raise BuildRefused(f"{path} already exists and holds a database of another version of "
+                           f"tiersolve; {advice}") from None
+    except (TiersolveError, OSError, KeyError):
+        raise BuildRefused(f"{path} already exists and is not a readable tiersolve database; "
+                           f"{advice}") from None
+    with db:
+        held = db.reachable_from
+        if (db.game.name, db.game.options) != (game.name, game.options):
+            difference = f"{db.game.describe()}, not {game.describe()}"
+        elif starts is None and held is not None:
+            difference = (f"only the positions reachable from {', '.join(held)}, not every "
+                          "position")
+        elif starts is not None and held is None:
+            difference = (f"every position, not only those reachable from {', '.join(starts)}")
+        elif starts is not None and held != starts:
+            difference = (f"the positions reachable from {', '.join(held)}, not from "
+                          f"{', '.join(starts)}")
+        elif starts is None and db.start != start:
+            difference = f"{game.describe()} with the start {db.start}, not {start}"
+        else:
+            difference = None
+        if difference is not None:
+            raise BuildRefused(f"{path} already holds {difference}; {advice}")
+        info = db.info()
+        attrs = db.attributes
+    kept = leftover if leftover is not None and leftover.exists() else None
     return BuildReport(
         game=game.name, description=info.description, path=str(path), positions=info.positions,
         counts=info.counts, start=info.start, start_value=info.start_value,
@@ -370,7 +466,13 @@ def existing_report(path: Path, game: Game,
         solve_seconds=float(attrs.get("solve_seconds", 0.0)),
         write_seconds=float(attrs.get("write_seconds", 0.0)), total_seconds=0.0,
         file_bytes=info.file_bytes, solver_peak_bytes=0, planned_peak_bytes=0, peak_rss_bytes=0,
-        tiers=info.tiers, resumed_tiers=0, options=dict(game.options), skipped=True)
+        tiers=info.tiers, resumed_tiers=0, options=dict(game.options), skipped=True,
+        leftover=str(kept) if kept else "", leftover_bytes=folder_bytes(kept) if kept else 0)
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files in ``folder`` and below."""
+    return sum(entry.stat().st_size for entry in folder.rglob("*") if entry.is_file())
 
 
 def _largest_tier(game: Game, seconds: dict[int, float]) -> dict:

@@ -40,9 +40,14 @@ from tiersolve.games.base import Game
 from tiersolve.solver.jit import source_fingerprint
 from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
 
-FORMAT_NAME = "gamesolver-database"
+FORMAT_NAME = "tiersolve-database"
+#: What the ``format`` attribute of a readable file may say: files written before
+#: issue 20 carry the project's name before it was renamed.
+FORMAT_NAMES_READ = (FORMAT_NAME, "gamesolver-database")
 FORMAT_VERSION = 2
-PARTIAL_FORMAT = "gamesolver-partial-build"
+PARTIAL_FORMAT = "tiersolve-partial-build"
+#: The folder a build keeps its solved tiers in: ``<database>.partial/``.
+PARTIAL_SUFFIX = ".partial"
 #: Positions converted at a time when tiers are merged into the database file.
 MERGE_BLOCK = 1 << 22
 #: Object headers with checksums (HDF5 1.10 and later can read the files).
@@ -90,7 +95,7 @@ class PartialBuild:
 
     def __init__(self, database: Path, game: Game, records_type: np.dtype,
                  restart: bool = False) -> None:
-        self.directory = database.with_name(database.name + ".partial")
+        self.directory = database.with_name(database.name + PARTIAL_SUFFIX)
         self.game = game
         self.records_type = np.dtype(records_type)
         self.manifest = {"format": PARTIAL_FORMAT, "database_format_version": FORMAT_VERSION,
@@ -331,6 +336,7 @@ def _write_chunked(group: h5py.Group, name: str, data: np.ndarray,
     return dataset
 
 
-__all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_VERSION", "PartialBuild",
+__all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_NAMES_READ", "FORMAT_VERSION",
+           "PARTIAL_SUFFIX", "PartialBuild",
            "PartialBuildMismatch", "layout_attributes", "new_database", "provenance_attributes",
            "record_none", "write_attributes", "write_database"]

@@ -28,15 +28,15 @@ import h5py
 import numpy as np
 
 from tiersolve.databases.build import (
-    BuildRefused, BuildReport, _BuildLock, check_output, existing_report, human_bytes, legal_start,
-    memory_available, resident_bytes,
+    BuildRefused, BuildReport, CompileTimer, _BuildLock, check_output, existing_report, human_bytes,
+    legal_start, make_folder, memory_available, resident_bytes,
 )
 from tiersolve.databases.chunks import ChunkWriter, chunked_layout
 from tiersolve.databases.format import new_database, provenance_attributes
 from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
-from tiersolve.solver.jit import announce_compile, source_fingerprint
+from tiersolve.solver.jit import source_fingerprint
 from tiersolve.solver.reachable import (
     TieredSolution, TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
 )
@@ -63,7 +63,7 @@ def parse_starts(game: Game, starts: Sequence[str] | None) -> list[np.ndarray]:
 def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
                     starts: Sequence[str] | None = None, progress: bool = True,
                     overwrite: bool = False, force: bool = False,
-                    restart: bool = False) -> BuildReport:
+                    restart: bool = False, threads: int | None = None) -> BuildReport:
     """Solve the positions reachable from ``starts`` (the game's start if none) and
     write them to ``path``; the report counts the positions stored.
 
@@ -80,13 +80,8 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
     states = parse_starts(game, starts)
     texts = [game.format(state) for state in states]
     if path.exists() and not overwrite:
-        existing = existing_report(path, game, lambda db: db.reachable_from == texts)
-        if existing is None:
-            raise BuildRefused(f"{path} already exists and is not this {game.describe()} "
-                               "database of the positions reachable from "
-                               f"{', '.join(texts)}; use --overwrite to replace it, or another --out")
-        return existing
-    path.parent.mkdir(parents=True, exist_ok=True)
+        return existing_report(path, game, starts=texts, leftover=_work_directory(path))
+    make_folder(path)
     lock = _BuildLock(path)
     try:
         bar = progress_bar(None, f"searching {game.describe()}", progress)
@@ -96,6 +91,8 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
         available = memory_available()
         tiered = not has_loopy_tiers(game)  # bottom-up, its tiers in files beside the output
+        # tier by tier on every thread; a loopy game's move graph on one
+        solver_threads = (threads or os.cpu_count() or 1) if tiered else 1
         store = _work_store(path, game, texts, restart) if tiered else None
         resumed = sum(store.has("records", t) for t in range(game.tiers.count)) if tiered else 0
         if resumed or (tiered and store.noted("search") is not None):
@@ -110,9 +107,11 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
                                    f"{human_bytes(available)} is available; use --force to try")
 
         solving = time.perf_counter()
-        solution = solve_reachable(game, [game.index(state) for state in states], say,
-                                   check_memory, store=store)
-        solve_seconds = time.perf_counter() - solving
+        with CompileTimer() as compiling:  # kernels compile on first use, inside the solve
+            solution = solve_reachable(game, [game.index(state) for state in states], say,
+                                       check_memory, store=store, threads=threads)
+        compile_seconds = compiling.seconds
+        solve_seconds = time.perf_counter() - solving - compile_seconds
         bar.close()
         parts = solution.parts if tiered else lambda: [(solution.indices, solution.value,
                                                         solution.remoteness)]
@@ -121,10 +120,11 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         counts = {VALUE_NAMES[code]: int(n) for code, n in enumerate(value_counts)}
         attributes = {
             "title": game.title, "description": game.describe() + " (reachable)",
-            "state_fields": game.state_fields, "solver": "reachable (retrograde)",
+            "state_fields": game.state_fields, "solver": reachable_solver_name(game),
             "start_position": texts[0], "reachable_from": json.dumps(texts),
             "max_remoteness": longest, **{f"count_{name}": n for name, n in counts.items()},
-            "compile_seconds": 0.0, "solve_seconds": solve_seconds, "threads": 1,
+            "compile_seconds": compile_seconds, "solve_seconds": solve_seconds,
+            "threads": solver_threads,
             "resumed_tiers": resumed, "start_value": start_value,
             "start_remoteness": -1 if start_remoteness is None else start_remoteness,
             **provenance_attributes(),
@@ -141,24 +141,36 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         with h5py.File(path, "r+") as out:
             out.attrs["write_seconds"] = time.perf_counter() - writing
             out.attrs["build_seconds"] = time.perf_counter() - begun
-        announce_compile(game.name, quiet=True)
     finally:
         lock.release()
     return BuildReport(
         game=game.name, description=game.describe() + " (reachable)", path=str(path),
         positions=positions, counts=counts, start=texts[0],
         start_value=start_value, start_remoteness=start_remoteness, max_remoteness=longest,
-        solver=attributes["solver"], threads=1, compile_seconds=0.0, solve_seconds=solve_seconds,
+        solver=attributes["solver"], threads=solver_threads, compile_seconds=compile_seconds,
+        solve_seconds=solve_seconds,
         write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
         file_bytes=path.stat().st_size, solver_peak_bytes=0, planned_peak_bytes=0,
         peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         tiers=game.tiers.count, resumed_tiers=resumed, options=dict(game.options))
 
 
+def reachable_solver_name(game: Game) -> str:
+    """How a ``--reachable`` build solves ``game`` (``info`` shows it)."""
+    if has_loopy_tiers(game):
+        return "reachable: retrograde analysis of the move graph"
+    return "reachable: bottom-up, tier by tier"
+
+
+def _work_directory(path: Path) -> Path:
+    """Where a ``--reachable`` build keeps its tiers while it runs: ``<path>.tiers/``."""
+    return path.with_name(path.name + ".tiers")
+
+
 def _work_store(path: Path, game: Game, starts: list[str], restart: bool) -> TierStore:
     """The tiers of this build in ``<path>.tiers/``: kept from a stopped build of the
     same game, starts and sources, else new."""
-    work = path.with_name(path.name + ".tiers")
+    work = _work_directory(path)
     manifest = {"game": game.label(), "options": {k: v for k, v in game.options.items()},
                 "starts": starts, "source_fingerprint": source_fingerprint()}
     found = work / "manifest.json"
@@ -234,4 +246,4 @@ def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: d
         out.create_dataset("index_fence", data=fence)
 
 
-__all__ = ["build_reachable", "default_reachable_path", "parse_starts"]
+__all__ = ["build_reachable", "default_reachable_path", "parse_starts", "reachable_solver_name"]

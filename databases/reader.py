@@ -18,9 +18,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import random
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -28,8 +31,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
-                              IllegalMoveError, ImpossiblePositionError, MalformedPositionError,
-                              MissingDatabaseError, PositionError, UnreachedPositionError)
+                              GameError, IllegalMoveError, ImpossiblePositionError,
+                              IndexRangeError, MalformedPositionError, MissingDatabaseError,
+                              PositionError, TiersolveError, UnreachedPositionError)
 from tiersolve.games import GAMES, make_game
 from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
 
@@ -42,8 +46,9 @@ if TYPE_CHECKING:
 # are imported when a database is opened, not when this module is: importing the
 # lookup library costs only numpy (docs/PROFILE.md).
 
-__all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",
-           "open_database", "DamagedDatabaseError"]
+__all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "build_command",
+           "default_path", "game_flags", "make_game_or_fail", "open_database",
+           "DamagedDatabaseError"]
 
 #: Value names by code (index = code stored in the ``value`` dataset).
 VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
@@ -51,6 +56,76 @@ VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
 
 def _value_text(value: str, remoteness: int | None) -> str:
     return value if remoteness is None else f"{value} in {remoteness}"
+
+
+class _CompileNotice:
+    """Says on stderr when a lookup makes numba compile kernels (the first use of a
+    game's lookup kernels since this version was installed; later runs load them
+    from the cache, silently), once per game and process. It listens to numba's
+    compile events only while a lookup runs, so a build's own compiling is left to
+    the build's report."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._label = ""
+        self._told: set[str] = set()
+        self._listener = None
+
+    @contextlib.contextmanager
+    def watch(self, label: str):
+        """Listen while the block runs; ``label`` names the game being looked up."""
+        from numba.core import event
+
+        with self._lock:
+            if self._depth == 0:
+                if self._listener is None:
+                    self._listener = _compile_listener(self)
+                self._label = label
+                event.register("numba:compile", self._listener)
+            self._depth += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    event.unregister("numba:compile", self._listener)
+
+    def compiling(self) -> None:
+        if self._label not in self._told:
+            self._told.add(self._label)
+            print(f"tiersolve: compiling the {self._label} kernels for lookups, once for this "
+                  "version of tiersolve (a few seconds)...", file=sys.stderr, flush=True)
+
+
+def _compile_listener(notice: _CompileNotice):
+    """A numba event listener that tells ``notice`` when a compile starts."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, _event) -> None:
+            notice.compiling()
+
+        def on_end(self, _event) -> None:
+            pass
+
+    return Listener()
+
+
+_COMPILE_NOTICE = _CompileNotice()
+
+
+def _says_when_compiling(method):
+    """A Database method that says on stderr when it makes numba compile."""
+    @functools.wraps(method)
+    def watched(self, *args, **kwargs):
+        with _COMPILE_NOTICE.watch(self._label):
+            return method(self, *args, **kwargs)
+
+    return watched
 
 
 @dataclass(frozen=True)
@@ -171,30 +246,88 @@ def default_path(game: Game) -> Path:
     return default_directory() / f"{game.label()}.h5"
 
 
+def make_game_or_fail(name: str, **options: Any) -> Game:
+    """``make_game``, raising GameError (a TiersolveError) for an unknown game or
+    options the game does not have or cannot take."""
+    try:
+        return make_game(name, **options)
+    except TiersolveError:
+        raise
+    except (ValueError, TypeError) as error:
+        raise GameError(str(error)) from None
+
+
+def game_flags(game: Game) -> str:
+    """The command-line options of a game instance that differ from their defaults.
+
+    >>> game_flags(make_game("ttt", rows=3, cols=3, diagonal=True))
+    '--cols 3 --diagonal'
+    """
+    flags = []
+    for option in type(game).options_spec:
+        value = game.options[option.name]
+        if value != option.default:
+            flags.append(option.flag if option.kind is bool else f"{option.flag} {value}")
+    return " ".join(flags)
+
+
+def build_command(game: Game, path: str | os.PathLike | None = None) -> str:
+    """The command that builds ``game``'s database (at ``path`` if that is not its
+    default file).
+
+    >>> build_command(make_game("domineering", rows=3, cols=4))
+    'tiersolve build domineering --rows 3 --cols 4'
+    """
+    words = ["tiersolve build", game.name, game_flags(game)]
+    if path is not None and Path(path) != default_path(game):
+        words.append(f"--out {path}")
+    return " ".join(word for word in words if word)
+
+
 def open_database(path_or_game: str | os.PathLike, **options: Any) -> "Database":
-    """Open a database file by path, or by game name and options (default folder).
+    """Open a database file by its path, or by game name and options: the file
+    ``tiersolve build`` writes for them (``default_path``). A file that exists is
+    always opened as a file, even one named like a game.
 
     Opened by game, the file must hold exactly that game with exactly those options
-    (the others at their defaults); DatabaseMismatchError otherwise.
+    (the others at their defaults); DatabaseMismatchError otherwise. MissingDatabaseError
+    if there is no such file (or, by game, no database built yet), GameError for an
+    unknown game or options it does not take.
 
     >>> db = open_database("northcott", rows=3, cols=6)   # db/northcott_3x6.h5  # doctest: +SKIP
     """
-    name = str(path_or_game)
+    name = os.fspath(path_or_game)
     path = Path(path_or_game)
-    looks_like_file = path.suffix in (".h5", ".hdf5") or os.sep in name or path.exists()
-    if name not in GAMES and looks_like_file:
+    if path.exists() or name not in GAMES:
         if options:
             raise TypeError(f"open_database({name!r}) opens a file; the options "
                             f"{', '.join(sorted(options))} are only for opening by game name")
         return Database(path)
-    game = make_game(name, **options)
+    game = make_game_or_fail(name, **options)
     candidate = default_path(game)
     if not candidate.exists():
-        flags = " ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}")
-                         for k, v in options.items() if v is not False)
         raise MissingDatabaseError(f"no database for {game.describe()} at {candidate}; build it "
-                                   f"with: tiersolve build {game.name} {flags}".rstrip())
-    return Database(candidate, expect=game)
+                                   f"with: {build_command(game)}")
+    try:
+        return Database(candidate, expect=game)
+    except DatabaseMismatchError as error:
+        raise DatabaseMismatchError(f"{error}; open it by its path, or replace it with: "
+                                    f"{build_command(game)} --overwrite") from None
+
+
+def _missing_file_message(path: Path) -> str:
+    """The message for a file that is not there, with what was probably meant: the
+    same name with ``.h5`` or in the default folder, or the games, as the name may
+    have been meant as one."""
+    message = f"no such database file: {path}"
+    guesses = [folder / name for folder in (Path("."), default_directory())
+               for name in (path.name, f"{path.name}.h5")]
+    found = [guess for guess in guesses if guess != path and guess.is_file()]
+    if found:
+        return f"{message} (did you mean {found[0]}?)"
+    if path.suffix not in (".h5", ".hdf5") and os.sep not in str(path):
+        return f"{message}, and no game is called {str(path)!r} ({', '.join(GAMES)})"
+    return message
 
 
 class Database:
@@ -203,8 +336,9 @@ class Database:
     def __init__(self, path: str | os.PathLike, expect: Game | None = None) -> None:
         self.path = Path(path)
         self._file = None
+        self._label = "database's"  # the game's name, once the file says which
         if not self.path.exists():
-            raise MissingDatabaseError(f"no such database file: {self.path}")
+            raise MissingDatabaseError(_missing_file_message(self.path))
         if self.path.is_dir():
             raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
         import h5py
@@ -221,25 +355,26 @@ class Database:
             raise
 
     def _open(self, expect: Game | None) -> None:
-        from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION, layout_attributes
-        from tiersolve.solver.jit import announce_compile
+        from tiersolve.databases.format import FORMAT_NAMES_READ, FORMAT_VERSION, layout_attributes
 
         attrs = self._file.attrs
-        if attrs.get("format") != FORMAT_NAME:
-            raise DamagedDatabaseError(f"{self.path} is not a {FORMAT_NAME} file (format "
-                                       f"attribute {_plain(attrs.get('format'))!r})")
+        if _plain(attrs.get("format")) not in FORMAT_NAMES_READ:
+            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
+                                       f"file whose format attribute is "
+                                       f"{_plain(attrs.get('format'))!r})")
         version = int(attrs.get("format_version", -1))
         if version != FORMAT_VERSION:
             raise DatabaseMismatchError(f"{self.path} has format version {version}; this software "
                                         f"reads version {FORMAT_VERSION} only: rebuild the database")
         try:
-            announce_compile(str(attrs["game"]))
-            self.game = make_game(str(attrs["game"]), **json.loads(attrs["options"]))
+            self._label = str(attrs["game"])
+            with _COMPILE_NOTICE.watch(self._label):
+                self.game = make_game(self._label, **json.loads(attrs["options"]))
         except (KeyError, ValueError) as error:
             raise DamagedDatabaseError(f"{self.path}: cannot rebuild its game ({error})") from None
         if expect is not None and (expect.name, expect.options) != (self.game.name, self.game.options):
             raise DatabaseMismatchError(f"{self.path} holds {self.game.describe()}, not "
-                                        f"{expect.describe()}; rebuild it or pass its path")
+                                        f"{expect.describe()}")
         for key, value in layout_attributes(self.game).items():
             if _plain(attrs.get(key)) != value:
                 raise DatabaseMismatchError(
@@ -316,14 +451,29 @@ class Database:
             return None
         return list(json.loads(str(self._attrs["reachable_from"])))
 
-    def stored_indices(self) -> np.ndarray:
-        """The indices the file holds values for, in the order of ``value_array()``:
-        every index of the space, or for a ``--reachable`` database the reachable ones."""
+    def stored_indices(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """The indices start..stop-1 the file holds values for, in order: all of them
+        (``np.arange``), or in a ``--reachable`` database those play reaches. They
+        are the indices of ``value_array(start, stop)``'s entries, one for one."""
         if self._stored is None:
-            return np.arange(self.size, dtype=np.int64)
+            return np.arange(start, self.size if stop is None else stop, dtype=np.int64)
+        return self._all_stored()[self._rows(start, stop)]
+
+    def _all_stored(self) -> np.ndarray:
+        """A ``--reachable`` database's sorted ``indices``, read once."""
         if self._stored_cache is None:
             self._stored_cache = self._read(self._stored, slice(None))
         return self._stored_cache
+
+    def _rows(self, start: int, stop: int | None) -> slice:
+        """The rows of the per-index datasets that hold indices start..stop-1: the
+        same numbers, except in a ``--reachable`` database (rows of its sorted
+        ``indices``)."""
+        if self._stored is None:
+            return slice(start, stop)
+        bounds = np.array([start, self.size if stop is None else stop], dtype=np.int64)
+        lo, hi = self._locate(bounds)[0]
+        return slice(int(lo), int(hi))
 
     @property
     def start(self) -> str:
@@ -354,6 +504,7 @@ class Database:
             file_bytes=self.path.stat().st_size, reachable_from=self.reachable_from)
 
     # -- single positions -------------------------------------------------------------
+    @_says_when_compiling
     def _parse(self, position: str) -> np.ndarray:
         """The state of a position text; MalformedPositionError (or OtherBoardError)."""
         if not isinstance(position, str):
@@ -366,6 +517,7 @@ class Database:
         except ValueError as error:
             raise MalformedPositionError(str(error)) from None
 
+    @_says_when_compiling
     def _legal_state(self, position: str) -> tuple[np.ndarray, int, int]:
         """State, value code and remoteness of a legal position; PositionError else."""
         state = self._parse(position)
@@ -385,10 +537,12 @@ class Database:
                                           f"position: {self.game.explain_illegal(state)}")
         return state, int(code), int(distance)
 
+    @_says_when_compiling
     def index(self, position: str) -> int:
         """The index of a position text; PositionError if malformed or of another game/size."""
         return self.game.index(self._parse(position))
 
+    @_says_when_compiling
     def _results(self, states: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Value codes and remoteness (-1 = none) of state vectors; finished games the
         index leaves out are answered from the rules (remoteness 0)."""
@@ -422,6 +576,7 @@ class Database:
         -1 = none) of many position texts; PositionError if one is malformed."""
         return self._results([self._parse(text) for text in positions])
 
+    @_says_when_compiling
     def moves(self, position: str) -> list[Move]:
         """Every legal move from a position, best first, each with its value for the
         player who makes it: the fastest win first, then ties, draws, and losses,
@@ -453,6 +608,7 @@ class Database:
             return None
         return rng.choice(best) if rng is not None else best[0]
 
+    @_says_when_compiling
     def after(self, position: str, move: str) -> str:
         """The position after the move named ``move``; IllegalMoveError if there is none.
 
@@ -518,7 +674,8 @@ class Database:
         for tier in range(len(offsets) - 1):
             for lo in range(int(rows[tier]), int(rows[tier + 1]), block):
                 hi = min(lo + block, int(rows[tier + 1]))
-                counts[tier] += np.bincount(self.value_array(lo, hi), minlength=len(VALUES))
+                values = self._read(self._values, slice(lo, hi))
+                counts[tier] += np.bincount(values, minlength=len(VALUES))
         return keys, counts
 
     def _read(self, dataset, key) -> np.ndarray:
@@ -530,16 +687,36 @@ class Database:
             raise DamagedDatabaseError(f"{self.path} is damaged: the {dataset.name.lstrip('/')} "
                                        "data fails its checksum; rebuild the database") from None
 
+    # Every number the numpy API takes or gives is an index of the game's index
+    # space, in both kinds of file. A --reachable file stores some indices only: its
+    # arrays hold those, in order, and stored_indices() says which they are.
     def value_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """Value codes (uint8; names in ``VALUES``) of indices start..stop-1 (of a
-        ``--reachable`` database: of its rows, the indices in ``stored_indices()``)."""
-        return self._read(self._values, slice(start, stop))
+        """Value codes (uint8; names in ``VALUES``) of the stored indices start..stop-1:
+        one per index, or in a ``--reachable`` database one per index it holds (their
+        indices: ``stored_indices(start, stop)``)."""
+        return self._read(self._values, self._rows(start, stop))
 
     def remoteness_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """Remoteness of indices (rows) start..stop-1 as int32, -1 where there is none."""
-        raw = self._read(self._remoteness, slice(start, stop)).astype(np.int32)
+        """Remoteness (int32, -1 where there is none) of the stored indices
+        start..stop-1, entry for entry as ``value_array``."""
+        raw = self._read(self._remoteness, self._rows(start, stop)).astype(np.int32)
         raw[raw == self.none_remoteness] = -1
         return raw
+
+    def _checked_indices(self, indices: Iterable[int]) -> np.ndarray:
+        """``indices`` as int64; TypeError if they are not whole numbers,
+        IndexRangeError if one is outside the index space, and UnreachedPositionError
+        if a ``--reachable`` database does not hold one."""
+        raw = np.asarray(indices)
+        if raw.size and not np.issubdtype(raw.dtype, np.integer):
+            raise TypeError(f"indices must be whole numbers, got {raw.dtype} values")
+        checked = raw.astype(np.int64)
+        if checked.size and (checked.min() < 0 or checked.max() >= self.size):
+            bad = checked[(checked < 0) | (checked >= self.size)][0]
+            raise IndexRangeError(f"index {bad} is outside this database's 0..{self.size - 1}")
+        if self._stored is not None and checked.size:
+            self._rows_of(checked.reshape(-1))
+        return checked
 
     def lookup_indices(self, indices: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """Value codes (uint8) and remoteness (int32, -1 = none) of many indices.
@@ -548,15 +725,10 @@ class Database:
         arrays of shape (); TypeError for indices that are not whole numbers."""
         self._opened()
         raw = np.asarray(indices)
-        if raw.size and not np.issubdtype(raw.dtype, np.integer):
-            raise TypeError(f"indices must be whole numbers, got {raw.dtype} values")
         if raw.ndim == 0:
             values, remoteness = self.lookup_indices(raw.reshape(1))
             return values[0], remoteness[0]
-        indices = raw.astype(np.int64)
-        if indices.size and (indices.min() < 0 or indices.max() >= self.size):
-            bad = indices[(indices < 0) | (indices >= self.size)][0]
-            raise IndexError(f"index {bad} is outside this database's 0..{self.size - 1}")
+        indices = self._checked_indices(raw)
         if self._stored is not None:
             indices = self._rows_of(indices)
         values = np.zeros(indices.shape, dtype=np.uint8)
@@ -600,7 +772,7 @@ class Database:
                 rows[part] = block * chunk + at
                 found[part] = held[np.minimum(at, held.size - 1)] == indices[part]
             return rows, found
-        stored = self.stored_indices()
+        stored = self._all_stored()
         rows = np.searchsorted(stored, indices)
         if not stored.size:
             return rows, np.zeros(indices.shape, bool)
@@ -613,17 +785,21 @@ class Database:
         missing = ~found
         if missing.any():
             raise UnreachedPositionError(f"index {indices[missing][0]} is not reachable from this "
-                                         f"database's starts ({', '.join(self.reachable_from)})")
+                                         f"database's starts ({', '.join(self.reachable_from)}); "
+                                         "stored_indices() lists those it holds")
         return rows
 
+    @_says_when_compiling
     def decode(self, indices: Iterable[int]) -> np.ndarray:
-        """State vectors of many indices (one row each; layout in ``game.state_fields``)."""
-        return self.game.decode_many(np.asarray(indices, dtype=np.int64))
+        """State vectors of many indices (one row each; layout in ``game.state_fields``),
+        checked as ``lookup_indices`` checks them."""
+        return self.game.decode_many(self._checked_indices(indices))
 
     def positions(self, indices: Iterable[int]) -> list[str]:
-        """Position texts of many indices."""
+        """Position texts of many indices (checked as ``decode``)."""
         return [self.game.format(state) for state in self.decode(indices)]
 
+    @_says_when_compiling
     def indices_of(self, positions: Iterable[str]) -> np.ndarray:
         """Indices of many position texts (ValueError for a finished game the index
         leaves out; ``lookup_many`` answers those)."""

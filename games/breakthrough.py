@@ -374,7 +374,7 @@ class Breakthrough(Game):
         pieces = 2 * self.options["cols"]
         for code, colour in ((WHITE, "white"), (BLACK, "black")):
             if cells.count(code) > pieces:
-                raise ValueError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
+                raise ImpossiblePositionError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
                                  f"starts with {pieces} and never gains one")
         state = np.array([turn, *cells], dtype=np.int64)
         if self.primitive_value(state) == ILLEGAL:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, no_move_value,
     rows_option, square_name,
@@ -218,12 +219,12 @@ class Clobber(Game):
         black_start, white_start = int(self.data.params[BLACK_START]), int(self.data.params[WHITE_START])
         taken_by_black, taken_by_white = white_start - whites, black_start - blacks
         if taken_by_black - taken_by_white not in (0, 1) or min(taken_by_black, taken_by_white) < 0:
-            raise ValueError(f"{text!r} has {blacks} black and {whites} white stones, which play "
+            raise ImpossiblePositionError(f"{text!r} has {blacks} black and {whites} white stones, which play "
                              f"from the full board ({black_start} and {white_start}, Black first) "
                              "cannot reach: each move takes one stone, in turn")
         expected = "b" if taken_by_black == taken_by_white else "w"
         if "bw"[turn] != expected:
-            raise ValueError(f"in {text!r} it must be {'Black' if expected == 'b' else 'White'}'s "
+            raise ImpossiblePositionError(f"in {text!r} it must be {'Black' if expected == 'b' else 'White'}'s "
                              f"turn: Black has taken {taken_by_black} stones and White {taken_by_white}")
         return np.array([0 if expected == "b" else 1, *cells], dtype=np.int64)
 

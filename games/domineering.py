@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
     square_name,
@@ -179,10 +180,10 @@ class Domineering(Game):
         turn, cells = self.parse_board(text, "vh", SYMBOLS)
         covered = sum(cells)
         if covered % 2:
-            raise ValueError(f"{text!r} has {covered} covered cells; dominoes cover an even number")
+            raise ImpossiblePositionError(f"{text!r} has {covered} covered cells; dominoes cover an even number")
         expected = "v" if covered % 4 == 0 else "h"
         if "vh"[turn] != expected:
-            raise ValueError(f"in {text!r} {covered // 2} dominoes are placed and v moves first, "
+            raise ImpossiblePositionError(f"in {text!r} {covered // 2} dominoes are placed and v moves first, "
                              f"so it is {expected}'s turn")
         return np.array([0 if expected == "v" else 1, *cells], dtype=np.int64)
 

@@ -297,7 +297,7 @@ class LinesOfAction(PieceCountGame):
             raise ImpossiblePositionError(f"{text!r} cannot arise: a side with one piece is connected and has "
                              "won, so no side ever loses its last piece")
         if blacks > start_black or whites > start_white:
-            raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces; a "
+            raise ImpossiblePositionError(f"{text!r} has {blacks} black and {whites} white pieces; a "
                              f"{self.describe()} game starts with {start_black} and {start_white}")
         limit = self.options["max_pieces"]
         if limit and max(blacks, whites) > limit:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
     square_name,
@@ -278,15 +279,15 @@ class Surround(Game):
         for code, colour in ((WHITE_HEAD, "white"), (BLACK_HEAD, "black")):
             heads = cells.count(code)
             if heads != 1:
-                raise ValueError(f"{text!r} has {heads} {colour} head{'s' if heads != 1 else ''} ({SYMBOLS[code]}); a "
+                raise ImpossiblePositionError(f"{text!r} has {heads} {colour} head{'s' if heads != 1 else ''} ({SYMBOLS[code]}); a "
                                  "position has exactly one of each")
         white_body, black_body = cells.count(WHITE_BODY), cells.count(BLACK_BODY)
         if white_body not in (black_body, black_body + 1):
-            raise ValueError(f"in {text!r} White has grown {white_body} cells (o) and Black "
+            raise ImpossiblePositionError(f"in {text!r} White has grown {white_body} cells (o) and Black "
                              f"{black_body} (x); they alternate starting with White")
         expected = "w" if white_body == black_body else "b"
         if "wb"[turn] != expected:
-            raise ValueError(f"in {text!r} it must be {'White' if expected == 'w' else 'Black'}'s "
+            raise ImpossiblePositionError(f"in {text!r} it must be {'White' if expected == 'w' else 'Black'}'s "
                              f"turn: White has grown {white_body} cells and Black {black_body}")
         return np.array([0 if expected == "w" else 1, *cells], dtype=np.int64)
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, normalise_dashes,
     rows_option, square_name,
@@ -190,10 +191,10 @@ class TicTacToe(Game):
         xs, os_ = cells.count(X), cells.count(O)
         expected = "x" if xs == os_ else "o" if xs == os_ + 1 else None
         if expected is None:
-            raise ValueError(f"{text!r} has {xs} x and {os_} o; x moves first, so x has as many "
+            raise ImpossiblePositionError(f"{text!r} has {xs} x and {os_} o; x moves first, so x has as many "
                              "marks as o or one more")
         if turn != expected:
-            raise ValueError(f"in {text!r} it must be {expected}'s turn ({xs} x, {os_} o "
+            raise ImpossiblePositionError(f"in {text!r} it must be {expected}'s turn ({xs} x, {os_} o "
                              "and x moves first)")
         return np.array([0 if turn == "x" else 1, *cells], dtype=np.int64)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import re
 import socket
@@ -62,6 +63,8 @@ CONNECT_TIMEOUT = 30
 #: ``tcp://host:port`` (or tls://, ucx://, inproc://), or ``host:port``.
 SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://\S+|[^\s:/]+:\d+)$")
 PARTIAL_SUFFIX = ".partial"
+#: The level of Dask's log lines a local cluster shows (``connect``).
+LOCAL_CLUSTER_LOG_LEVEL = logging.CRITICAL
 #: Positions in one piece of a large IMMEDIATE tier (64 MB of one-byte records).
 PIECE_POSITIONS = 1 << 26
 
@@ -282,8 +285,6 @@ def connect(workers: int | None = None, scheduler: str | None = None) -> Iterato
     """A ``distributed.Client``: on a new LocalCluster of ``workers`` processes (one
     task slot each), or connected to the scheduler at ``scheduler``."""
     check_cluster_options(workers, scheduler)
-    import logging
-
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -296,9 +297,12 @@ def connect(workers: int | None = None, scheduler: str | None = None) -> Iterato
         finally:
             client.close()
         return
-    # ":0": any free port, so two builds on one machine never collide
+    # ":0": any free port, so two builds on one machine never collide. Dask's own log
+    # lines stay quiet up to CRITICAL: as the cluster shuts down, a worker whose
+    # heartbeat meets the closed scheduler logs an ERROR with a 30-line traceback
+    # (issue 20), and errors that matter reach the build as exceptions of its tasks.
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+                      dashboard_address=":0", silence_logs=LOCAL_CLUSTER_LOG_LEVEL) as cluster, \
             Client(cluster) as client:
         yield client
 

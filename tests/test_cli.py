@@ -73,7 +73,7 @@ def exit_code(main, argv) -> int:
     (["ttt", "--rows", "three"], "invalid int value: 'three'"),
     (["ttt", "--k", "9"], "no line could ever be made"),
     (["northcott", "--diagonal"], "unrecognized arguments: --diagonal"),
-    (["northcott", "--threads", "0"], "--threads must be at least 1"),
+    (["northcott", "--threads", "0"], "argument --threads: must be at least 1, got 0"),
     (["northcott", "--start", "(L 1L3R0)"], "has 1 row,"),
     ([], "the following arguments are required: GAME"),
 ])

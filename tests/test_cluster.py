@@ -79,11 +79,13 @@ def test_a_cluster_build_equals_the_in_process_build(tmp_path, local_cluster, re
     assert not out.with_name(out.name + ".partial").exists()
 
 
-def test_the_command_starts_its_own_local_cluster_and_uses_the_work_dir(tmp_path, reference):
+def test_the_command_starts_its_own_local_cluster_and_uses_the_work_dir(tmp_path, reference,
+                                                                        capfd):
     out, work = tmp_path / "db" / "domineering.h5", tmp_path / "shared"
     code = build_main(["domineering", "--rows", "3", "--cols", "4", "--workers", "2",
                        "--work-dir", str(work), "--out", str(out), "--quiet"])
     assert code == 0
+    assert capfd.readouterr().err == ""  # the workers' processes said nothing either
     assert_same_database(out, reference("domineering", {"rows": 3, "cols": 4}))
     assert work.is_dir() and not (work / "domineering.h5.partial").exists()
 
@@ -193,13 +195,16 @@ def test_without_the_cluster_extra_workers_fail_in_one_line(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--workers", "0"], "--workers must be at least 1, got 0"),
+    (["--workers", "0"], "argument --workers: must be at least 1, got 0"),
     (["--workers", "2", "--scheduler", "tcp://localhost:8786"], "not both"),
     (["--scheduler", "no address"], "is not a scheduler address"),
     (["--reachable", "--work-dir", "x"], "do not apply to --reachable"),
 ])
 def test_cluster_option_mistakes_are_one_line(tmp_path, capsys, arguments, message):
-    code = build_main(["1210", *arguments, "--out", str(tmp_path / "1210.h5")])
+    try:
+        code = build_main(["1210", *arguments, "--out", str(tmp_path / "1210.h5")])
+    except SystemExit as stop:  # a mistake argparse finds
+        code = stop.code
     error = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(error) == 1 and message in error[0]
 

@@ -162,7 +162,7 @@ def test_unknown_files_are_refused(database, tmp_path):
     source = database("1210").path
     with h5py.File(_copy(source, tmp_path, "a.h5"), "a") as f:
         f.attrs["format"] = "something-else"
-    with pytest.raises(ValueError, match="is not a gamesolver-database file"):
+    with pytest.raises(ValueError, match="is not a tiersolve database file"):
         open_database(tmp_path / "a.h5")
     with h5py.File(_copy(source, tmp_path, "b.h5"), "a") as f:
         f.attrs["format_version"] = 99

@@ -118,7 +118,7 @@ def test_command_line(tmp_path, capsys):
     assert build_main(argv) == 0
     assert "nothing to do" in capsys.readouterr().out
     assert build_main(argv + ["--start", '(b "" bwbw -bwb -wbw w-wb)']) == 2  # other starts
-    assert "already exists" in capsys.readouterr().err
+    assert "already holds the positions reachable from" in capsys.readouterr().err
     assert build_main(argv + ["--plan"]) == 2
     assert build_main(["ttt", "--start", "(x --- --- ---)", "--start", "(o x-- --- ---)",
                        "--rows", "3", "--cols", "3", "--out", str(tmp_path / "t.h5")]) == 2
@@ -133,7 +133,8 @@ def test_a_full_build_does_not_take_a_reachable_file_for_itself(tmp_path, capsys
     argv = ["ttt", "--rows", "3", "--cols", "3", "--quiet", "--out", out]
     assert build_main(argv + ["--reachable"]) == 0
     assert build_main(argv) == 2  # same game and start, but only what play reaches
-    assert "already exists and is not this ttt 3x3" in capsys.readouterr().err
+    assert "already holds only the positions reachable from (x --- --- ---), not every" \
+        in capsys.readouterr().err
 
 
 def test_sorted_unique_by_radix_sort():

@@ -162,7 +162,7 @@ def test_a_rebuild_never_silently_overwrites(tmp_path, capsys):
     assert "already holds ttt 3x3" in capsys.readouterr().out and out.stat().st_mtime_ns == before
     assert build_main(["ttt", "--rows", "3", "--cols", "3", "--diagonal", "--quiet",
                        "--out", str(out)]) == 2
-    assert "already exists and is not this ttt 3x3 (diagonal)" in capsys.readouterr().err
+    assert "already holds ttt 3x3, not ttt 3x3 (diagonal)" in capsys.readouterr().err
     assert build_main(argv + ["--overwrite"]) == 0 and out.stat().st_mtime_ns != before
 
 

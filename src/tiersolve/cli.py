@@ -26,15 +26,58 @@ EXIT_USAGE = 2
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are a single line."""
+    """An ArgumentParser whose errors are a single line, and whose description and
+    epilog are printed as written (examples stay one to a line)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Option help in a column wide enough for every game's name and option."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32)
+
+
 def fail(prog: str, message: str) -> int:
+    """Print ``prog: error: message`` on stderr; returns the exit code of a user error."""
     print(f"{prog}: error: {message}", file=sys.stderr)
     return EXIT_USAGE
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``.
+
+    >>> whole_number(1)("3")
+    3
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
+    return value
 
 
 def _option_help(option: Option) -> str:
@@ -43,24 +86,40 @@ def _option_help(option: Option) -> str:
     return f"{option.help} (default {option.default})"
 
 
-def _invocation(prog: str) -> str:
-    """How a user runs ``prog``: ``python scripts/build_db.py`` or ``tiersolve build``."""
-    return f"python scripts/{prog}" if prog.endswith(".py") else prog
+#: The scripts that are the same programs as commands (``scripts/<file>``).
+SCRIPTS = {"build": "build_db.py", "query": "query.py", "bench": "bench.py"}
+
+
+def _invocation(prog: str, command: str | None = None) -> str:
+    """How a user runs ``prog`` (``python scripts/build_db.py`` or ``tiersolve build``),
+    or with ``command``, how the same user runs that other command."""
+    script = prog.endswith(".py")
+    if command is None:
+        return f"python scripts/{prog}" if script else prog
+    if script and command in SCRIPTS:
+        return f"python scripts/{SCRIPTS[command]}"
+    return f"tiersolve {command}"
+
+
+def games_list(with_options: bool) -> str:
+    """Every game, its title and (``with_options``) its options with their defaults,
+    one game a line."""
+    width = max(map(len, GAMES))
+    lines = []
+    for name in GAMES:
+        cls = game_class(name)
+        flags = ", ".join(o.flag if o.kind is bool else f"{o.flag} {o.default}"
+                          for o in cls.options_spec)
+        lines.append(f"  {name:<{width}}  {cls.title}" + (f": {flags}" if with_options else ""))
+    return "\n".join(lines)
 
 
 def _games_epilog(prog: str) -> str:
-    lines = ["games and their options:"]
-    for name in GAMES:
-        cls = game_class(name)
-        flags = ", ".join(o.flag if o.kind is bool else f"{o.flag} {o.default}" for o in cls.options_spec)
-        lines.append(f"  {name:<12} {cls.title}: {flags}")
-    lines.append("")
-    lines.append(f"Run '{prog} GAME --help' for what each option means.")
-    lines.append("")
-    lines.append("examples:")
-    lines.append(f"  {_invocation(prog)} northcott --rows 3 --cols 6")
-    lines.append(f"  {_invocation(prog)} loa --rows 5 --cols 5 --max-pieces 4 --plan")
-    return "\n".join(lines)
+    run = _invocation(prog)
+    return (f"games and their options (defaults):\n{games_list(True)}\n\n"
+            f"Run '{run} GAME --help' for what each option means.\n\n"
+            f"examples:\n  {run} northcott --rows 3 --cols 6\n"
+            f"  {run} loa --rows 5 --cols 5 --max-pieces 4 --plan")
 
 
 def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
@@ -76,31 +135,34 @@ def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
 
 
 def game_from_args(args: argparse.Namespace):
-    """The Game the parsed ``GAME --option ...`` arguments describe (ValueError if bad)."""
+    """The Game the parsed ``GAME --option ...`` arguments describe (a ValueError, one
+    line, if the options do not make a game)."""
     cls = game_class(args.game)
     return make_game(args.game, **{o.name: getattr(args, o.name) for o in cls.options_spec})
 
 
-def build_parser(prog: str = "build_db.py", only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(prog: str = "build_db.py", only: str | None = None,
+                 parser_class: type[argparse.ArgumentParser] = OneLineParser
+                 ) -> argparse.ArgumentParser:
     """The build command's parser; ``only`` (a game name) registers just that game,
     so a build imports no other game's module (start-up: docs/PROFILE.md)."""
-    parser = OneLineParser(
+    parser = parser_class(
         prog=prog,
-        description="Strongly solve a game (every position's value and remoteness) and write "
+        description="Strongly solve a game (every position's value and remoteness) and write\n"
                     "the results to an HDF5 database.",
-        epilog=None if only else _games_epilog(prog),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=None if only else _games_epilog(prog))
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True,
-                                  parser_class=OneLineParser)
+                                  parser_class=parser_class, help="one of the games below")
     for name in [only] if only in GAMES else GAMES:
         cls = game_class(name)
-        sub = games.add_parser(name, help=cls.title, description=f"Solve {cls.title}.",
+        # no help=: the games are listed once, with their options, in the epilog
+        sub = games.add_parser(name, description=f"Solve {cls.title}.",
                                epilog=f"example: {_invocation(prog)} {name} --plan")
         add_game_options(sub, cls)
         run = sub.add_argument_group("build options")
         run.add_argument("--out", metavar="FILE.h5",
                          help="where to write the database (default: db/<game>_<size>_<flags>.h5, "
-                              "or $GAMESOLVER_DB_DIR instead of db/)")
+                              "or $TIERSOLVE_DB_DIR instead of db/)")
         run.add_argument("--start", metavar="POSITION", action="append",
                          help="the start position reported in the summary and stored in the file "
                               "(default: the game's standard start); with --reachable, may be "
@@ -108,7 +170,7 @@ def build_parser(prog: str = "build_db.py", only: str | None = None) -> argparse
         run.add_argument("--reachable", action="store_true",
                          help="solve and store only the positions play reaches from the start "
                               "(or from every --start): a small file for a huge index space")
-        run.add_argument("--threads", type=int, default=None, metavar="N",
+        run.add_argument("--threads", type=whole_number(1), default=None, metavar="N",
                          help="worker threads (default: all cores)")
         add_cluster_options(run)
         run.add_argument("--force", action="store_true",
@@ -139,7 +201,8 @@ def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
     try:
         report = build_reachable(game, args.out, starts=args.start,
                                  progress=not (args.quiet or args.json), force=args.force,
-                                 overwrite=args.overwrite, restart=args.restart)
+                                 overwrite=args.overwrite, restart=args.restart,
+                                 threads=args.threads)
     except ValueError as error:  # BuildRefused, a bad start
         return fail(prog, str(error))
     except KeyboardInterrupt:
@@ -170,7 +233,7 @@ def _interrupt_on_sigterm() -> None:
 
 def add_cluster_options(group: argparse._ArgumentGroup) -> None:
     """``--workers``, ``--scheduler`` and ``--work-dir`` (docs/CLUSTER.md)."""
-    group.add_argument("--workers", type=int, default=None, metavar="N",
+    group.add_argument("--workers", type=whole_number(1), default=None, metavar="N",
                        help="solve the tiers as Dask tasks on N worker processes of this machine "
                             "(needs the cluster extra; see docs/CLUSTER.md)")
     group.add_argument("--scheduler", metavar="tcp://HOST:PORT",
@@ -208,11 +271,16 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
         game = game_from_args(args)
     except ValueError as error:
         return fail(parser.prog, str(error))
-    if args.threads is not None and args.threads < 1:
-        return fail(parser.prog, f"--threads must be at least 1, got {args.threads}")
     cluster_error = _cluster_usage_error(args)
     if cluster_error is not None:
         return fail(parser.prog, cluster_error)
+    if not args.plan:  # an output that cannot be written is refused before anything else
+        from tiersolve.databases.build import check_output, default_output
+
+        try:
+            check_output(default_output(game, args.out, args.reachable))
+        except BuildRefused as error:
+            return fail(parser.prog, str(error))
     if args.reachable:
         return _build_reachable(parser.prog, game, args)
     if args.start and len(args.start) > 1:
@@ -222,7 +290,7 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
         print(json.dumps(plan_report(game, args.threads), indent=2))
         return 0
     if not args.json:
-        print(plan(game, args.threads), flush=True)
+        print_or_discard(plan(game, args.threads))  # the build goes on if the reader went
     if args.plan:
         return 0
     _interrupt_on_sigterm()
@@ -244,37 +312,65 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     return 0
 
 
+#: What FILE may be, for query and info.
+FILE_HELP = ("a database file; or a game's name, for the file 'build GAME' writes at the "
+             "game's default options (ttt: db/ttt_3x4.h5, or in $TIERSOLVE_DB_DIR); a file "
+             "of that name in this folder comes first")
+
+
 def query_parser(prog: str = "query.py") -> argparse.ArgumentParser:
+    build, run = _invocation(prog, "build"), _invocation(prog)
     parser = OneLineParser(
         prog=prog,
-        description="Look up a position in a database: its value and remoteness, and every "
+        description="Look up a position in a database: its value and remoteness, and every\n"
                     "legal move with the value of the position it leads to, best move first.",
-        epilog=f'example: {_invocation(prog)} db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"')
-    parser.add_argument("file", metavar="FILE.h5", help="a database written by build_db.py")
+        epilog=f"examples (each lookup after the build that writes its file):\n"
+               f"  {build} northcott --rows 3 --cols 6 --quiet\n"
+               f'  {run} db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"\n'
+               f"  {build} pousse --size 3 --quiet\n"
+               f'  {run} db/pousse_3x3.h5 "(x --- --- ---)" --history "L 2" "R 2" "L 2" "R 2"')
+    parser.add_argument("file", metavar="FILE.h5", help=FILE_HELP)
     parser.add_argument("position", metavar="POSITION",
                         help='a position in the game\'s notation, e.g. "(L 1L3R0 0L1R3 1L2R1)"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     history = parser.add_argument_group(
         "history (games where repeating a board loses: Pousse)",
-        "With --history, POSITION is where the game's history begins and MOVEs follow it; "
-        "each move of the position reached is judged under the real rule "
-        '(databases/history.py). Example: query.py pousse_3x3.h5 "(x --- --- ---)" '
-        '--history "L 2" "R 2" "L 2" "R 2"')
+        "With --history, POSITION is where the game's history begins and the MOVEs\n"
+        "follow it; each move of the position reached is judged under the real rule\n"
+        "(the last example below).")
     history.add_argument("--history", nargs="*", metavar="MOVE",
                          help="the moves played from POSITION (none: POSITION is the whole history)")
-    history.add_argument("--node-limit", type=int, default=200_000, metavar="N",
+    history.add_argument("--node-limit", type=whole_number(1), default=200_000, metavar="N",
                          help="stop the search after N positions (default 200000)")
-    history.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+    history.add_argument("--time-limit", type=seconds, default=10.0, metavar="SECONDS",
                          help="stop the search after this long (default 10)")
     return parser
 
 
-def _history_main(parser, args) -> int:
+def _open(prog: str, file: str, position: str | None = None):
+    """The database FILE names (see FILE_HELP); a TiersolveError (one line) if it
+    cannot be opened, which says so when FILE and POSITION were given the wrong way
+    round."""
+    from pathlib import Path
+
     from tiersolve.databases import open_database
+    from tiersolve.errors import MissingDatabaseError
+
+    try:
+        return open_database(file)
+    except MissingDatabaseError:
+        if position is not None and file.lstrip().startswith("(") and Path(position).exists():
+            raise MissingDatabaseError(
+                f"{file!r} is a position and {position!r} a file: the file comes first "
+                f"({_invocation(prog)} FILE.h5 POSITION)") from None
+        raise
+
+
+def _history_main(parser, args) -> int:
     from tiersolve.history import analyse
 
     try:
-        with open_database(args.file) as db:
+        with _open(parser.prog, args.file, args.position) as db:
             report = analyse(db, args.position, args.history, node_limit=args.node_limit,
                              time_limit=args.time_limit)
     except (FileNotFoundError, ValueError) as error:
@@ -298,7 +394,6 @@ def move_dict(move) -> dict:
 
 def query_main(argv: Sequence[str] | None = None, prog: str = "query.py") -> int:
     """Entry point of ``scripts/query.py`` and ``tiersolve query``."""
-    from tiersolve.databases import open_database
     from tiersolve.errors import TiersolveError
 
     parser = query_parser(prog)
@@ -306,7 +401,7 @@ def query_main(argv: Sequence[str] | None = None, prog: str = "query.py") -> int
     if args.history is not None:
         return _history_main(parser, args)
     try:
-        with open_database(args.file) as db:
+        with _open(parser.prog, args.file, args.position) as db:
             record = db.lookup(args.position)
             moves = db.moves(args.position)
             description = db.game.describe()
@@ -337,18 +432,19 @@ def query_main(argv: Sequence[str] | None = None, prog: str = "query.py") -> int
 
 def info_main(argv: Sequence[str] | None = None, prog: str = "info") -> int:
     """Entry point of ``tiersolve info``: what a database file holds."""
-    from tiersolve.databases import open_database
     from tiersolve.errors import TiersolveError
 
     parser = OneLineParser(
-        prog=prog, description="Show what a database holds: game and options, counts of each "
+        prog=prog, description="Show what a database holds: game and options, counts of each\n"
                                "value, the start value, the longest game, how it was built.",
-        epilog=f"example: {_invocation(prog)} db/northcott_3x6.h5")
-    parser.add_argument("file", metavar="FILE.h5", help="a database written by build")
+        epilog=f"examples (after the build that writes the file):\n"
+               f"  {_invocation(prog, 'build')} northcott --rows 3 --cols 6 --quiet\n"
+               f"  {_invocation(prog)} db/northcott_3x6.h5")
+    parser.add_argument("file", metavar="FILE.h5", help=FILE_HELP)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args(argv)
     try:
-        with open_database(args.file) as db:
+        with _open(parser.prog, args.file) as db:
             info = db.info()
     except (TiersolveError, FileNotFoundError) as error:
         return fail(parser.prog, str(error))
@@ -356,18 +452,39 @@ def info_main(argv: Sequence[str] | None = None, prog: str = "info") -> int:
     return 0
 
 
+#: Exit code of a command whose reader went away (``| head -1``): success, as
+#: ripgrep's, since the reader took what it wanted and a build finishes its database
+#: anyway (docs/DECISIONS.md).
+EXIT_READER_GONE = 0
+
+
+def discard_output() -> None:
+    """Point stdout at /dev/null: its reader went away, and what is still written
+    (Python flushes stdout again at exit) must go nowhere, quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def print_or_discard(text: str) -> None:
+    """Print a line a command can do without (a build's plan): if the reader has
+    gone, the command goes on, its output discarded."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        discard_output()
+
+
 def run(main: Callable[[], int]) -> int:
-    """Run a command's ``main``: a reader that stops early (``| head``) ends it
-    quietly, as Unix tools do, and a Ctrl-C ends it without a traceback."""
+    """Run a command's ``main``: a reader that stops early (``| head -1``) ends it
+    quietly with ``EXIT_READER_GONE``, and a Ctrl-C ends it without a traceback."""
     try:
         code = main()
         sys.stdout.flush()
         return code
     except BrokenPipeError:
-        # Python flushes stdout again at exit; point it at /dev/null so that is quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        discard_output()
+        return EXIT_READER_GONE
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -376,9 +493,9 @@ def run(main: Callable[[], int]) -> int:
 EXAMPLES = """examples:
   tiersolve build northcott --rows 3 --cols 6
   tiersolve query db/northcott_3x6.h5 "(L 1L3R0 0L1R3 1L2R1)"
-  tiersolve play ttt --rows 3 --cols 3 --build
   tiersolve info db/northcott_3x6.h5
-  tiersolve bench "ttt --rows 4 --cols 4"
+  tiersolve play ttt --rows 3 --cols 3 --build
+  tiersolve bench "ttt --rows 3 --cols 3"
 """
 
 
@@ -405,11 +522,11 @@ COMMANDS: dict[str, tuple[Callable[[Sequence[str], str], int], str]] = {
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="tiersolve",
-        description="Strongly solve small two-player games into HDF5 databases, and look "
+        description="Strongly solve small two-player games into HDF5 databases, and look\n"
                     "positions up in them.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES)
     from tiersolve import __version__
 
     parser.add_argument("--version", action="version", version=f"tiersolve {__version__}")

@@ -1,0 +1,169 @@
+"""The README's commands, and every example of every ``--help``, run as printed
+(issue 20): in a new folder, on an empty numba kernel cache, as a new user runs
+them. The README's output must match what they print, but for timings and memory
+figures (and its ``...``, which stands for what it leaves out)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tiersolve.cli import COMMANDS, main
+from tiersolve.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+BIN = Path(sys.executable).parent
+
+#: Figures that differ from run to run and machine to machine: seconds, the parts of
+#: a build's time, and memory and file sizes (their unit stays: a KB is no MB).
+VARYING = [(re.compile(r"\b\d+(?:\.\d+)? s\b"), "<seconds> s"),
+           (re.compile(r"\b(compile|solve|write) \d+(?:\.\d+)?"), r"\1 <seconds>"),
+           (re.compile(r"\b\d+(?:\.\d+)? (B|KB|MB|GB|TB|PB)\b"), r"<size> \1")]
+
+
+def normalise(text: str) -> str:
+    for pattern, replacement in VARYING:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def matches(expected: list[str], actual: str) -> bool:
+    """Whether ``actual`` is what ``expected`` shows: line by line after
+    ``normalise``; ``...`` in a line stands for any text, and a line of ``...``
+    alone for any lines."""
+    parts = []
+    for line in expected:
+        if line.strip() == "...":
+            parts.append(r"(?:.*\n)*?")
+        else:
+            parts.append(".*".join(re.escape(piece) for piece in normalise(line).split("...")) + r"\n")
+    return re.fullmatch("".join(parts), normalise(actual), flags=0) is not None
+
+
+def readme_examples() -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) of every ``$ `` line of the README's console
+    blocks, in order."""
+    examples: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", README.read_text(), flags=re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                examples.append((line[2:], []))
+            elif examples:
+                examples[-1][1].append(line)
+    return examples
+
+
+@pytest.fixture(scope="module")
+def new_user(tmp_path_factory):
+    """Environment of a new user: an empty kernel cache, no database folder set, and
+    this Python's ``tiersolve`` and ``python`` first on the path."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("TIERSOLVE_DB_DIR", "GAMESOLVER_DB_DIR", "NO_COLOR")}
+    env["TIERSOLVE_CACHE_DIR"] = str(tmp_path_factory.mktemp("empty-kernel-cache"))
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["COLUMNS"] = "80"
+    return env
+
+
+def run(command: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    """A shell command as printed, with ``python scripts/`` this checkout's scripts
+    and ``python`` and ``tiersolve`` this Python's."""
+    command = command.replace("python scripts/", f"python {ROOT / 'scripts'}/")
+    if not (BIN / "tiersolve").exists():  # not a venv: the same command through python -m
+        command = re.sub(r"(^|\| )tiersolve ", rf"\1{sys.executable} -m tiersolve ", command)
+    command = re.sub(r"(^|\| )python ", rf"\1{sys.executable} ", command)
+    return subprocess.run(command, shell=True, cwd=cwd, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=900)
+
+
+def test_the_readme_commands_print_what_the_readme_shows(tmp_path, new_user):
+    examples = readme_examples()
+    assert len(examples) >= 8
+    first_query = True
+    for command, expected in examples:
+        done = run(command, tmp_path, new_user)
+        assert done.returncode == 0, f"{command}\n{done.stderr}"
+        assert "Traceback" not in done.stderr, f"{command}\n{done.stderr}"
+        assert matches(expected, done.stdout), (
+            f"$ {command}\n--- README ---\n" + "\n".join(expected) + f"\n--- printed ---\n{done.stdout}")
+        if command.startswith("tiersolve query") and first_query:
+            # its kernels are not the build's: the first lookup compiles, and says so
+            assert "compiling the northcott kernels" in done.stderr, done.stderr
+            first_query = False
+
+
+def help_text(entry, argv: list[str], *prog: str) -> str:
+    """What a command's entry point prints for ARGV (a --help page), in this process."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as stop:
+        entry(argv, *prog)
+    assert stop.value.code == 0
+    return out.getvalue()
+
+
+def help_pages() -> dict[str, str]:
+    """Every --help page of the command and the scripts, by the command that shows it."""
+    from tiersolve.bench import main as bench_main
+    from tiersolve.cli import build_main, query_main
+
+    pages = {"tiersolve --help": help_text(main, ["--help"])}
+    for command in COMMANDS:
+        pages[f"tiersolve {command} --help"] = help_text(main, [command, "--help"])
+    for name in GAMES:
+        for command in ("build", "play"):
+            pages[f"tiersolve {command} {name} --help"] = help_text(main, [command, name, "--help"])
+    scripts = {"build_db.py": build_main, "query.py": query_main, "bench.py": bench_main}
+    for script, entry in scripts.items():
+        pages[f"python scripts/{script} --help"] = help_text(entry, ["--help"], script)
+    for name in GAMES:
+        pages[f"python scripts/build_db.py {name} --help"] = help_text(
+            build_main, [name, "--help"], "build_db.py")
+    return pages
+
+
+def examples_of(page: str) -> list[str]:
+    """The commands a help page gives as examples: ``example: COMMAND``, and the
+    indented lines after a line that starts with ``example``."""
+    found, listing = [], False
+    for line in page.splitlines():
+        inline = re.match(r"^example: (.+)$", line)
+        if inline:
+            found.append(inline.group(1))
+        elif line.lower().startswith("example"):
+            listing = True
+        elif listing and line.startswith("  "):
+            found.append(line.strip())
+        else:
+            listing = False
+    return found
+
+
+def test_every_help_example_runs_as_printed(tmp_path, new_user):
+    pages = help_pages()
+    examples = {}
+    for page, text in pages.items():
+        for example in examples_of(text):
+            examples.setdefault(example, page)
+    assert len(examples) >= 20 and all(name in " ".join(examples) for name in GAMES)
+    for example, page in examples.items():
+        done = run(example, tmp_path, new_user)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, \
+            f"{page}: {example}\n{done.stderr}"
+
+
+def test_the_readme_set_up_is_what_ci_runs():
+    """The README's two set-up commands, to the letter, are .ci/run's."""
+    block = re.search(r"## Set-up.*?```sh\n(.*?)```", README.read_text(), flags=re.S).group(1)
+    commands = block.strip().splitlines()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert commands == ["pip install -e '.[test,notebook,cluster]' && python scripts/build_db.py "
+                        "northcott --rows 3 --cols 6", "python -m pytest"]
+    assert f"python -m {commands[0]}" in ci and commands[1] in ci

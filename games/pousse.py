@@ -12,7 +12,7 @@ colour wins, whoever made the move.
 
 The database solves the *position game* (RULES.md): a position is the board and the
 player to move, and a repeated board is not punished, so endless play is a DRAW. The
-real rule (who repeats a board loses) needs the game's history: ``databases/history.py``
+real rule (who repeats a board loses) needs the game's history: ``tiersolve.history``
 answers it on top of the database.
 
 Position ``(T row row ...)``: turn ``x``/``o``; cells ``x``, ``o``, ``-``.
@@ -213,7 +213,7 @@ class Pousse(Game):
                               primitive, expand,
                               parents=parents)
     state_fields = "turn (0 = x), then cells top row first (0 empty, 1 x, 2 o)"
-    #: The real game: whoever repeats a board configuration loses (databases/history.py).
+    #: The real game: whoever repeats a board configuration loses (tiersolve.history).
     repetition_loses = True
 
     @staticmethod

@@ -147,7 +147,7 @@ def main(argv: list[str]) -> int:
     """``profile_build.py GAME [--option N ...]``: print the stages' seconds."""
     parser = argparse.ArgumentParser(
         prog="profile_build.py", description=__doc__.split("\n\n")[0],
-        epilog="example: python scripts/profile_build.py domineering --rows 5 --cols 5")
+        epilog="example: python scripts/profile_build.py domineering --rows 4 --cols 4")
     parser.add_argument("game", choices=list(GAMES), metavar="GAME", help=", ".join(GAMES))
     chosen, rest = parser.parse_known_args(argv)
     with_options = argparse.ArgumentParser(prog=f"profile_build.py {chosen.game}")

@@ -130,16 +130,18 @@ def help_pages() -> dict[str, str]:
 
 
 def examples_of(page: str) -> list[str]:
-    """The commands a help page gives as examples: ``example: COMMAND``, and the
-    indented lines after a line that starts with ``example``."""
+    """The commands a help page gives as examples: what follows ``example:`` on a
+    line, wherever it stands, and the indented lines after a line that starts with
+    ``example``."""
     found, listing = [], False
     for line in page.splitlines():
-        inline = re.match(r"^example: (.+)$", line)
+        inline = re.search(r"\bexample: (.+)$", line, flags=re.I)
         if inline:
-            found.append(inline.group(1))
+            found.append(inline.group(1).strip())
         elif line.lower().startswith("example"):
             listing = True
-        elif listing and line.startswith("  "):
+            continue
+        if listing and line.startswith("  ") and not inline:
             found.append(line.strip())
         else:
             listing = False
@@ -167,3 +169,14 @@ def test_the_readme_set_up_is_what_ci_runs():
     assert commands == ["pip install -e '.[test,notebook,cluster]' && python scripts/build_db.py "
                         "northcott --rows 3 --cols 6", "python -m pytest"]
     assert f"python -m {commands[0]}" in ci and commands[1] in ci
+
+
+@pytest.mark.slow
+def test_the_profiling_scripts_help_example_runs(tmp_path, new_user):
+    """scripts/profile_build.py, a developer's tool whose run compiles kernels of its
+    own for half a minute: with the slow checks."""
+    page = subprocess.run([sys.executable, str(ROOT / "scripts" / "profile_build.py"), "--help"],
+                          capture_output=True, text=True, timeout=120).stdout
+    (example,) = examples_of(page)
+    done = run(example, tmp_path, new_user)
+    assert done.returncode == 0 and "solve (1 thread)" in done.stdout, done.stderr

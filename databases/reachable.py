@@ -158,8 +158,8 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 def reachable_solver_name(game: Game) -> str:
     """How a ``--reachable`` build solves ``game`` (``info`` shows it)."""
     if has_loopy_tiers(game):
-        return "reachable: retrograde analysis of the move graph"
-    return "reachable: bottom-up, tier by tier"
+        return "reachable retrograde (move graph)"
+    return "reachable bottom-up (tier by tier)"
 
 
 def _work_directory(path: Path) -> Path:

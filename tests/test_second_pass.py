@@ -369,13 +369,13 @@ def test_a_reachable_build_reports_its_solver_threads_and_compile_time(tmp_path)
     done = tiersolve("build", "1210", "--reachable", "--json", "--threads", "2", "--out", "r.h5",
                      cwd=tmp_path, env={"TIERSOLVE_CACHE_DIR": str(cache)})
     report = json.loads(done.stdout)
-    assert report["solver"] == "reachable: bottom-up, tier by tier" and report["threads"] == 2
+    assert report["solver"] == "reachable bottom-up (tier by tier)" and report["threads"] == 2
     assert report["compile_seconds"] > 0.5 > report["solve_seconds"]
     info = tiersolve("info", "r.h5", cwd=tmp_path, env={"TIERSOLVE_CACHE_DIR": str(cache)})
-    assert "reachable: bottom-up, tier by tier solver, 2 threads" in info.stdout
+    assert "reachable bottom-up (tier by tier) solver, 2 threads" in info.stdout
     loopy = build_database("knightsdance", tmp_path / "k.h5", rows=3, cols=3, progress=False,
                            reachable=True)
-    assert loopy.solver == "reachable: retrograde analysis of the move graph" and loopy.threads == 1
+    assert loopy.solver == "reachable retrograde (move graph)" and loopy.threads == 1
 
 
 # README claims ---------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Knight's Dance: each side has a king that never moves and a knight; capture the
 opponent's king or knight to win. A player with no legal move loses.
 
+Rules: docs/RULES.md, section "Knight's Dance".
+
 Position ``(T R C WK BK WN BN)``: turn ``w``/``b``, rows, columns, and the squares of
 the white king, black king, white knight and black knight (``a1`` bottom-left). A
 capture ends the game with the capturing knight on the captured square, so two pieces

@@ -1,7 +1,9 @@
 """Lines of Action: move a piece along a line exactly as many cells as there are pieces
 on that line; connect all your pieces to win.
 
-Rules 1-10 of the Olympiad (seed 003) as RULES.md settles them: a piece moves in one of
+Rules: docs/RULES.md, section "Lines of Action".
+
+In short (the Olympiad rules): a piece moves in one of
 8 directions exactly as many cells as there are pieces of both colours on the whole
 line; it may pass over its own pieces but not over the opponent's, may not land on
 its own piece, and captures by landing on an opponent's. A side whose pieces form one

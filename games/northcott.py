@@ -1,6 +1,8 @@
 """Northcott's Game: each row has an L and an R piece; move your own piece towards
 the opponent (and, with ``--backward``, away from it). Who cannot move loses.
 
+Rules: docs/RULES.md, section "Northcott's Game".
+
 Position ``(T row row ...)``: ``T`` is ``L`` or ``R``; a row ``aLbRc`` has ``a``
 empty cells left of L, ``b`` between, ``c`` right of R. Without ``--backward`` the
 game is Nim on the gaps ``b``.

@@ -1,6 +1,8 @@
 """Pousse: insert a marker from a side of a row or column, pushing the line along; more
 straights than the opponent wins.
 
+Rules: docs/RULES.md, section "Pousse".
+
 The N x N board starts empty; ``x`` moves first. A move ``L i``, ``R i``, ``T i`` or
 ``B i`` inserts a marker of the mover's colour from the left or right of row ``i``, or
 the top or bottom of column ``i`` (1-based from the top left). The markers from the
@@ -10,7 +12,7 @@ gives back the same board. A straight is a row or column of N markers of one col
 a board with more straights of one colour than of the other ends the game, and that
 colour wins, whoever made the move.
 
-The database solves the *position game* (RULES.md): a position is the board and the
+The database solves the *position game* (docs/RULES.md): a position is the board and the
 player to move, and a repeated board is not punished, so endless play is a DRAW. The
 real rule (who repeats a board loses) needs the game's history: ``databases/history.py``
 answers it on top of the database.

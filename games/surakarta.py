@@ -1,6 +1,8 @@
 """Surakarta: step to a neighbouring point, or capture along a circuit through at least
 one corner loop. Capture all the opponent's pieces to win.
 
+Rules: docs/RULES.md, section "Surakarta".
+
 The board is ``n`` x ``n`` points. For each ``k = 1, 2, ...`` with ``k < n-1-k``, the
 lines ``k`` and ``m = n-1-k`` (rows and columns, counted from 0 at the top left) are
 joined by four corner loops into one closed circuit: along row k left to right, the

@@ -71,7 +71,10 @@ All run in nopython mode and must not allocate per call where avoidable.
 The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
 ``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
 ``remoteness_bound`` (None when unbounded), ``sweep_levels`` (if it has
-``sweep_level``) and ``hasher``; it implements ``parse``,
+``sweep_level``), ``moves_are_distinct`` (optional, default False: True promises that
+a position's moves inside its tier lead to distinct children and its un-moves give
+distinct parents, so the loopy solver need not sort them; the tester checks it) and
+``hasher``; it implements ``parse``,
 ``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
 
 * ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
@@ -169,6 +172,14 @@ def never_terminal(data, state):
 def no_move_value(misere: int) -> int:
     """The value for a player who cannot move: a loss, or a win under misère."""
     return WIN if misere else LOSE
+
+
+@jit(inline="always")
+def copy_into(target, source):
+    """``target[:] = source`` element by element: a slice would take a reference to a
+    view, which ``expand`` and ``parents`` may not do (they run uncounted)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
 
 
 @jit(inline="always")
@@ -306,6 +317,8 @@ class Game:
     max_parents: int = 0
     #: Levels of ``sweep_level`` (0: the game has none, or not for these options).
     sweep_levels: int = 0
+    #: Moves inside a tier lead to distinct children, un-moves to distinct parents.
+    moves_are_distinct: bool = False
 
     def __init__(self, **options: Any) -> None:
         known = {option.name: option for option in self.options_spec}

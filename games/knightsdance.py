@@ -26,7 +26,7 @@ import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+    MISERE, Game, GameFunctions, Option, cols_option, copy_into, no_move_value, rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
@@ -130,7 +130,7 @@ def parents(data, tier, local, out, state, other):
         if params[JUMP_BLOCK] and (_occupied_by_others(state, piece, jumps[there, back, 1])
                                    or _occupied_by_others(state, piece, jumps[there, back, 2])):
             continue
-        other[:] = state
+        copy_into(other, state)
         other[piece] = there
         other[0] = 1 - state[0]
         out[count] = encode(data, other)[1] << 1
@@ -192,6 +192,7 @@ class KnightsDance(Game):
         self.max_moves = 8
         self.max_parents = 8
         self.loopy = True
+        self.moves_are_distinct = True  # one knight moves: each jump its own square
         self.remoteness_bound = None
         self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "
                        "black knight squares, turn", "radices": [squares] * 4 + [2]}

@@ -279,6 +279,8 @@ class LinesOfAction(PieceCountGame):
         self.max_moves = max(8 * most, 1)
         self.max_parents = 8 * most + 1
         self.loopy = True
+        # One piece moves from one cell to another; symmetric images may coincide.
+        self.moves_are_distinct = not self.options["symmetry"]
         self.remoteness_bound = None
 
     def default_start(self) -> str:

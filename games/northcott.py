@@ -26,7 +26,7 @@ import numpy as np
 
 from tiersolve.errors import OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+    MISERE, Game, GameFunctions, Option, cols_option, copy_into, no_move_value, rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
@@ -121,7 +121,7 @@ def parents(data, tier, local, out, state, other):
         for before in range(room + 1):
             if before == state[behind] or (before > state[behind] and not params[BACKWARD]):
                 continue  # no move; or a forward move would have come from further back
-            other[:] = state
+            copy_into(other, state)
             other[behind] = before
             other[2 + 3 * row] = room - before
             other[0] = mover
@@ -234,6 +234,7 @@ class Northcott(Game):
         self.max_moves = rows * max(cols - 2, 0)
         self.max_parents = self.max_moves
         self.loopy = self.options["backward"]
+        self.moves_are_distinct = True  # each move sets one row to its own new state
         self.remoteness_bound = None if self.loopy else rows * (cols - 2)
         levels = rows * (cols - 2) + 1
         self.sweep_levels = levels if not self.loopy and levels <= 256 else 0

@@ -307,6 +307,8 @@ class Surakarta(PieceCountGame):
         self.max_moves = limit * (8 + limit)  # each piece: 8 steps, a capture per opposing piece
         self.max_parents = 8 * limit
         self.loopy = True
+        # One piece steps from one point to another; symmetric images may coincide.
+        self.moves_are_distinct = not self.options["symmetry"]
         self.remoteness_bound = None
 
     def default_start(self) -> str:

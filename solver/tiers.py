@@ -154,12 +154,13 @@ def leveled(game: SolvableGame, tier: int, threads: int = 2) -> bool:
             and tier_type(game, tier) == TierType.SWEEP)
 
 
-def work_bytes(game: SolvableGame, tier: int) -> int:
-    """Memory a tier takes while it is solved (its own arrays; a leveled sweep's
-    levels are counted, as on several threads)."""
+def work_bytes(game: SolvableGame, tier: int, threads: int = 2) -> int:
+    """Memory a tier takes while it is solved on ``threads`` threads (its own arrays;
+    a leveled sweep's levels are counted, as on several threads; a loopy tier's
+    frontier and update buffers)."""
     size = int(game.tier_sizes[tier])
     if tier_type(game, tier) == TierType.LOOPY:
-        return size * loopy.bytes_per_position(game)
+        return loopy.work_bytes(game, size, threads)
     levels = np.dtype(bottom_up.LEVEL_TYPE).itemsize if leveled(game, tier) else 0
     return size * (records_type(game).itemsize + levels)
 
@@ -176,10 +177,10 @@ def estimate_peak_bytes(game: SolvableGame, threads: int | None = None,
         while plan.ready and len(running) < threads:
             tier = plan.ready[0]
             held = sum(running.values()) + sum(sizes[t] for t in resident) * record_bytes
-            if running and budget is not None and held + work_bytes(game, tier) > budget:
+            if running and budget is not None and held + work_bytes(game, tier, threads) > budget:
                 break
             plan.start()
-            running[tier] = work_bytes(game, tier)
+            running[tier] = work_bytes(game, tier, threads)
             peak = max(peak, held + running[tier])
         tier = next(iter(running))
         del running[tier]
@@ -365,7 +366,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
 
     def held_bytes() -> int:
         return sum(records.nbytes for records in resident.values()) + \
-            sum(work_bytes(game, r.tier) for r in running.values())
+            sum(work_bytes(game, r.tier, threads) for r in running.values())
 
     def start(tier: int, reads: list[int]) -> None:
         addresses = np.zeros(len(sizes), dtype=np.int64)
@@ -379,8 +380,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
         size = int(sizes[tier])
         kind = tier_type(game, tier)
         if kind == TierType.LOOPY:
-            step = max(LOOPY_CHUNK, -(-size // (4 * threads)))
-            steps = loopy.solve_tier(game, tier, addresses, chunks_of(size, step), dtype)
+            steps = loopy.solve_tier(game, tier, addresses, threads, dtype, LOOPY_CHUNK)
         elif leveled(game, tier, threads):
             step = max(CHUNK, -(-size // (8 * threads)))
             steps = _leveled_sweep(game, tier, addresses, chunks_of(size, step), dtype)
@@ -443,7 +443,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
             while plan.ready and len(running) < threads:
                 candidate = plan.ready[0]
                 if running and budget is not None and \
-                        held_bytes() + work_bytes(game, candidate) > budget:
+                        held_bytes() + work_bytes(game, candidate, threads) > budget:
                     break
                 start(*plan.start())
             if not pending:

@@ -46,6 +46,14 @@ All run in nopython mode and must not allocate per call where avoidable.
   solver loops compiled without reference counting (``solver.jit.specialise``), so
   it must allocate no array and copy none by slice (``child[:] = state``); the
   composed one, which may, is compiled with it.
+* ``expand_leaving(data, tier, local, out, state, child, moves) -> (leaving, staying)``
+  OPTIONAL, for games with ``moves_are_distinct``: ``expand`` without the work of
+  encoding the moves that stay in the tier, which the loopy solver only counts when
+  it starts a tier. ``staying < 0``: the position is not in play and ``leaving`` is
+  what ``expand`` returns (0 or -code). Else ``out[:leaving]`` holds the rows of the
+  moves that leave the tier (to other tiers or TERMINAL), as ``expand`` gives them,
+  and ``staying`` is the number of moves that stay. Same rules as ``expand``; the
+  tester compares the two on every index.
 * ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
   some finished games (Breakthrough does not store positions where a piece has
   arrived): the finished game's value code for the player to move, else 0. Moves
@@ -160,6 +168,7 @@ class GameFunctions(NamedTuple):
     terminal: Callable | None = None
     parents: Callable | None = None
     sweep_level: Callable | None = None
+    expand_leaving: Callable | None = None
 
 
 @jit
@@ -412,6 +421,11 @@ class Game:
     def sweep_level(self) -> Callable | None:
         """The numba level function of SWEEP tiers, or None (they are swept in order)."""
         return self.functions.sweep_level if self.sweep_levels else None
+
+    @property
+    def expand_leaving(self) -> Callable | None:
+        """The numba ``expand_leaving``, or None (the solver then uses ``expand``)."""
+        return self.functions.expand_leaving if self.moves_are_distinct else None
 
     @property
     def parents(self) -> Callable | None:

@@ -37,7 +37,7 @@ from tiersolve.games.base import (
     decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
-from tiersolve.hashers.boards import decode_board, encode_board
+from tiersolve.hashers.boards import board_images, decode_board, encode_board, encode_changed
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
@@ -132,38 +132,63 @@ def _has_move(lines, targets, paths, mine, theirs):
 
 
 @jit(inline="always")
-def _index(board, mine, theirs, turn):
-    """(tier, local) of the position with ``turn`` to move, ``mine`` belonging to the
-    other player (who just moved)."""
-    if turn == 1:
-        return encode_board(board, mine, theirs, turn)
-    return encode_board(board, theirs, mine, turn)
+def _changes(turn, mover_change, other_change):
+    """(black change, white change) of a move or un-move by the player ``turn``."""
+    if turn == 0:
+        return mover_change, other_change
+    return other_change, mover_change
+
+
+@jit(inline="always")
+def _expand_into(data, tier, local, out, state, child, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
+    encoded from the images of the board under the index's symmetries (``state`` holds
+    black's, ``child`` white's), changed where the piece moved and captured."""
+    board, lines, targets, paths, neighbours = data
+    black, white, turn, canonical = decode_board(board, tier, local)
+    if not canonical:
+        return -np.int64(NONCANONICAL), -1
+    value = outcome(neighbours, black, white, turn)
+    if value != UNDECIDED:
+        return -np.int64(value), -1
+    mine, theirs = (black, white) if turn == 0 else (white, black)
+    count = legal_moves(lines, targets, paths, mine, theirs, out)
+    if count == 0:  # no legal move: pass (the board stays, so does the tier)
+        if leaving_only:
+            return 0, 1
+        out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
+        out[0, 2] = 0
+        out[0, 3] = PASS
+        return 1, 0
+    board_images(board, black, state)
+    board_images(board, white, child)
+    rows = 0
+    staying = 0
+    for k in range(count):
+        code, target = out[k, 0], out[k, 1]
+        captured = theirs & (np.int64(1) << target)
+        if leaving_only and not captured:  # only a capture changes the piece counts
+            staying += 1
+            continue
+        black_change, white_change = _changes(
+            turn, (np.int64(1) << (code >> 3)) | (np.int64(1) << target), captured)
+        out[rows, 0], out[rows, 1] = encode_changed(board, state, child, black_change,
+                                                    white_change, 1 - turn)
+        out[rows, 2] = 0
+        out[rows, 3] = code
+        rows += 1
+    return rows, staying
 
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    board, lines, targets, paths, neighbours = data
-    black, white, turn, canonical = decode_board(board, tier, local)
-    if not canonical:
-        return -np.int64(NONCANONICAL)
-    value = outcome(neighbours, black, white, turn)
-    if value != UNDECIDED:
-        return -np.int64(value)
-    mine, theirs = (black, white) if turn == 0 else (white, black)
-    count = legal_moves(lines, targets, paths, mine, theirs, out)
-    for k in range(count):
-        cell, target = out[k, 0] >> 3, out[k, 1]
-        moved = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << target)
-        left = theirs & ~(np.int64(1) << target)
-        out[k, 3] = out[k, 0]
-        out[k, 0], out[k, 1] = _index(board, moved, left, 1 - turn)
-        out[k, 2] = 0
-    if count == 0:  # no legal move: pass
-        out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
-        out[0, 2] = 0
-        out[0, 3] = PASS
-        count = 1
+    count, _ = _expand_into(data, tier, local, out, state, child, False)
     return count
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    return _expand_into(data, tier, local, out, state, child, True)
 
 
 @jit
@@ -171,26 +196,32 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them)."""
+    (the solver skips them). Parents are encoded from the board's images (in ``state``
+    and ``other``), as ``expand`` encodes children."""
     board, lines, targets, paths, _ = data
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
     occupied = black | white
+    board_images(board, black, state)
+    board_images(board, white, other)
     count = 0
     pieces = mine
     while pieces:
         cell = lowest_bit(pieces)
         pieces &= pieces - 1
-        for direction in range(8):
-            back = direction ^ 1
-            distance = popcount(occupied & lines[cell, LINE_OF[direction]])
-            source = targets[cell, back, distance]
-            if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
-                continue
-            before = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << source)
-            out[count] = _index(board, theirs, before, mover)[1] << 1
-            count += 1
+        for pair in range(0, 8, 2):  # the two directions along one line share its count
+            distance = popcount(occupied & lines[cell, LINE_OF[pair]])
+            for direction in range(pair, pair + 2):
+                back = direction ^ 1
+                source = targets[cell, back, distance]
+                if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
+                    continue
+                black_change, white_change = _changes(
+                    mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
+                out[count] = encode_changed(board, state, other, black_change, white_change,
+                                            mover)[1] << 1
+                count += 1
     if not _has_move(lines, targets, paths, mine, theirs):
         out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
@@ -245,8 +276,7 @@ class LinesOfAction(PieceCountGame):
                "store one board per class of mirror images (and rotations on square boards)"),
     )
     functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
-                              primitive, expand,
-                              parents=parents)
+                              primitive, expand, parents=parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 
     def starting_pieces(self) -> tuple[int, int]:

@@ -63,6 +63,7 @@ class SolvableGame(Protocol):
     remoteness_bound: int | None
     expand: Callable
     expand_counts_references: bool
+    expand_leaving: Callable | None
     parents: Callable | None
     sweep_level: Callable | None
     sweep_levels: int

@@ -40,7 +40,7 @@ positions again and reads their children (slower, no parents needed).
 
 Memory: 4 bytes per position of the tier (value 1, remoteness 2, move counter 1;
 2 for games with more than 255 moves), 2 bytes per block of 64, the update buffers
-(an eighth of a byte a position a thread, between 2 and 32 MB a thread), plus the
+(an eighth of a byte a position a thread, between 16 and 64 MB a thread), plus the
 solved child tiers' records.
 At the end the remoteness array is turned in place into the tier's records.
 """
@@ -83,10 +83,11 @@ NO_DUE = 0xFFFF
 #: Blocks a thread takes from the shared cursor at a time.
 GRAB_BLOCKS = 64
 #: Updates a generating thread buffers before they are applied (8 bytes each, twice):
-#: at most UPDATE_CAPACITY, at least MIN_UPDATE_CAPACITY, else one per 128 positions
-#: of the tier (an eighth of a byte a position a thread).
-UPDATE_CAPACITY = 1 << 21
-MIN_UPDATE_CAPACITY = 1 << 16
+#: at most UPDATE_CAPACITY, at least MIN_UPDATE_CAPACITY (fewer, fuller rounds: each
+#: round applies a bucket's updates at once), else one per 128 positions of the tier
+#: (an eighth of a byte a position a thread).
+UPDATE_CAPACITY = 1 << 22
+MIN_UPDATE_CAPACITY = 1 << 20
 #: The most buckets of a tier (fewer, larger ones for very large tiers), and the least
 #: positions in one (2**12).
 MAX_BUCKETS = 1024
@@ -180,14 +181,22 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
            due, counter_limit, distinct, failure, buffers):
     """Template, phase 1 over local indices lo..hi-1 (block boundaries; child tiers'
     records are read through ``addresses``; ``record_like`` is an array of their
-    dtype). Sets the blocks' ``due``; returns the first level with work."""
+    dtype). Sets the blocks' ``due``; returns the first level with work. With
+    ``LEAVING`` (a constant bound at compile time) the game's ``expand_leaving``
+    gives the moves out of the tier and only counts the others."""
     out, state, child, moves, inside = buffers
     like = record_like[0]
     size = sizes[tier]
     for local in range(lo, hi):
         counters[local] = 0
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
-        if count <= 0:  # illegal (0), or primitive / non-canonical with code -count
+        if LEAVING:  # noqa: F821 (bound: the game has expand_leaving)
+            count, staying = expand_leaving(data, tier, local, out, state, child, moves)  # noqa: F821
+            in_play = staying >= 0
+        else:
+            count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+            staying = 0
+            in_play = count > 0
+        if not in_play:  # illegal (0), or primitive / non-canonical with code -count
             values[local] = -count
             remoteness[local] = 0 if count < 0 and -count != NONCANONICAL else NO_REMOTENESS
             continue
@@ -220,8 +229,12 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
                 distance = np.int64(unpack_remoteness(record))
             best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
                                                           worst_lose, draws)
-        found = _inside_moves(out, count, tier, size, inside, failure, local, distinct) \
-            if problem == 0 else -1
+        if problem != 0:
+            found = -1
+        elif LEAVING:  # noqa: F821
+            found = staying
+        else:
+            found = _inside_moves(out, count, tier, size, inside, failure, local, distinct)
         if found < 0:
             values[local] = ILLEGAL
             remoteness[local] = NO_REMOTENESS
@@ -515,13 +528,23 @@ def _to_records(lo, hi, values, remoteness, none, failure):
 
 # -- the driver side -------------------------------------------------------------------
 
+@jit
+def _no_expand_leaving(data, tier, local, out, state, child, moves):
+    """Stands in for ``expand_leaving`` in games without it (never called)."""
+    return np.int64(0), np.int64(-1)
+
+
 def kernels_for(game):
     """The game's compiled loopy kernels: (start, spread, check); ``spread`` generates
     parents with the game's un-moves, or, for a game without, is the value
     iteration. Each takes its scratch arrays (``buffers``) from the caller. The
     kernels that run the game's functions are compiled without reference counting
     (``solver.common.expanding``): a game's ``expand`` and ``parents`` allocate nothing."""
-    start = expanding(_start, game)
+    leaving = getattr(game, "expand_leaving", None)
+    start = specialise(_start, game.kernel_label, refcounts=game.expand_counts_references,
+                       expand=inlined(game.expand),
+                       expand_leaving=inlined(leaving or _no_expand_leaving),
+                       LEAVING=leaving is not None)
     check = expanding(_check_undecided_moves, game)
     if game.parents is not None:
         spread = specialise(_generate, game.kernel_label, refcounts=False,

@@ -433,8 +433,12 @@ def test_only_the_tiers_needed_stay_in_memory():
 
 def test_loopy_memory_is_four_bytes_a_position_plus_records():
     """Value, remoteness and move counter, plus the frontier's blocks and the update
-    buffers: under 4.3 bytes a position for a tier of millions."""
+    buffers (at least 16 MB a thread, at most an eighth of a byte a position a thread
+    above that): under 4.3 bytes a position for a tier of a billion."""
     game = make_game("knightsdance", rows=8, cols=8)
     assert loopy.bytes_per_position(game) == 4
     assert tiers.estimate_peak_bytes(game, 2) == loopy.work_bytes(game, game.size, 2)
-    assert 4 * game.size < loopy.work_bytes(game, game.size, 2) < 4.3 * game.size
+    buffers = 2 * 16 * loopy.MIN_UPDATE_CAPACITY
+    assert loopy.work_bytes(game, game.size, 2) == 4 * game.size + game.size // 32 + buffers + \
+        2 * 8 * (-(-game.size >> loopy.bucket_bits(game.size)) + 1)
+    assert 4 * 10**9 < loopy.work_bytes(game, 10**9, 2) < 4.3 * 10**9

@@ -47,13 +47,14 @@ All run in nopython mode and must not allocate per call where avoidable.
   it must allocate no array and copy none by slice (``child[:] = state``); the
   composed one, which may, is compiled with it.
 * ``expand_leaving(data, tier, local, out, state, child, moves) -> (leaving, staying)``
-  OPTIONAL, for games with ``moves_are_distinct``: ``expand`` without the work of
-  encoding the moves that stay in the tier, which the loopy solver only counts when
-  it starts a tier. ``staying < 0``: the position is not in play and ``leaving`` is
-  what ``expand`` returns (0 or -code). Else ``out[:leaving]`` holds the rows of the
-  moves that leave the tier (to other tiers or TERMINAL), as ``expand`` gives them,
-  and ``staying`` is the number of moves that stay. Same rules as ``expand``; the
-  tester compares the two on every index.
+  OPTIONAL: ``expand`` without the work of encoding the moves that stay in the tier,
+  which the loopy solver only counts when it starts a tier. ``staying < 0``: the
+  position is not in play and ``leaving`` is what ``expand`` returns (0 or -code).
+  Else ``out[:leaving]`` holds the rows of the moves that leave the tier (to other
+  tiers or TERMINAL), as ``expand`` gives them, and ``staying`` is the number of
+  *distinct* positions the moves that stay lead to. Same rules as ``expand``; the
+  tester compares the two on every index. A game whose count is right only for some
+  options (without ``--symmetry``) sets ``use_expand_leaving`` for the others.
 * ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
   some finished games (Breakthrough does not store positions where a piece has
   arrived): the finished game's value code for the player to move, else 0. Moves
@@ -328,6 +329,8 @@ class Game:
     sweep_levels: int = 0
     #: Moves inside a tier lead to distinct children, un-moves to distinct parents.
     moves_are_distinct: bool = False
+    #: Whether the game's ``expand_leaving`` holds for these options.
+    use_expand_leaving: bool = True
 
     def __init__(self, **options: Any) -> None:
         known = {option.name: option for option in self.options_spec}
@@ -425,7 +428,7 @@ class Game:
     @property
     def expand_leaving(self) -> Callable | None:
         """The numba ``expand_leaving``, or None (the solver then uses ``expand``)."""
-        return self.functions.expand_leaving if self.moves_are_distinct else None
+        return self.functions.expand_leaving if self.use_expand_leaving else None
 
     @property
     def parents(self) -> Callable | None:

@@ -311,6 +311,7 @@ class LinesOfAction(PieceCountGame):
         self.loopy = True
         # One piece moves from one cell to another; symmetric images may coincide.
         self.moves_are_distinct = not self.options["symmetry"]
+        self.use_expand_leaving = self.moves_are_distinct  # it counts moves, not children
         self.remoteness_bound = None
 
     def default_start(self) -> str:

@@ -402,6 +402,7 @@ class Surakarta(PieceCountGame):
         self.loopy = True
         # One piece steps from one point to another; symmetric images may coincide.
         self.moves_are_distinct = not self.options["symmetry"]
+        self.use_expand_leaving = self.moves_are_distinct  # it counts moves, not children
         self.remoteness_bound = None
 
     def default_start(self) -> str:

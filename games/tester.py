@@ -131,7 +131,7 @@ def _check_leaving(game: Game, tier: int, local: int, count: int, rows, where: s
         got = (leaving, "not in play" if staying < 0 else f"{staying} staying")
     else:
         out_of_tier = sorted(row for row in rows if row[0] != tier)
-        expected = (out_of_tier, len(rows) - len(out_of_tier))
+        expected = (out_of_tier, len({row[1:3] for row in rows if row[0] == tier}))
         got = (sorted(tuple(int(v) for v in row) for row in out[:max(leaving, 0)]), staying)
     if got != expected:
         raise ContractError(f"{game.describe()}: expand_leaving differs from expand at {where}: "

@@ -80,10 +80,10 @@ All run in nopython mode and must not allocate per call where avoidable.
 The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
 ``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
 ``remoteness_bound`` (None when unbounded), ``sweep_levels`` (if it has
-``sweep_level``), ``moves_are_distinct`` (optional, default False: True promises that
-a position's moves inside its tier lead to distinct children and its un-moves give
-distinct parents, so the loopy solver need not sort them; the tester checks it) and
-``hasher``; it implements ``parse``,
+``sweep_level``), ``parents_are_distinct`` (optional, default False: True promises
+that the un-move generator never gives one parent twice, so the loopy solver need
+not sort them; the tester checks it), ``use_expand_leaving`` (optional, default True)
+and ``hasher``; it implements ``parse``,
 ``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
 
 * ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
@@ -327,8 +327,8 @@ class Game:
     max_parents: int = 0
     #: Levels of ``sweep_level`` (0: the game has none, or not for these options).
     sweep_levels: int = 0
-    #: Moves inside a tier lead to distinct children, un-moves to distinct parents.
-    moves_are_distinct: bool = False
+    #: The un-move generator never gives one parent twice.
+    parents_are_distinct: bool = False
     #: Whether the game's ``expand_leaving`` holds for these options.
     use_expand_leaving: bool = True
 

@@ -248,7 +248,7 @@ class KnightsDance(Game):
         self.max_moves = 8
         self.max_parents = 8
         self.loopy = True
-        self.moves_are_distinct = True  # one knight moves: each jump its own square
+        self.parents_are_distinct = True  # one knight moves back: each jump its own square
         self.remoteness_bound = None
         self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "
                        "black knight squares, turn", "radices": [squares] * 4 + [2]}

@@ -37,8 +37,11 @@ from tiersolve.games.base import (
     decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
-from tiersolve.hashers.boards import board_images, decode_board, encode_board, encode_changed
+from tiersolve.hashers.boards import (
+    board_images, canonical_black, decode_board, encode_board, encode_changed, nearly_symmetric,
+)
 from tiersolve.hashers.symmetry import grid_symmetries
+from tiersolve.solver.common import sort_unique
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
 
@@ -140,10 +143,14 @@ def _changes(turn, mover_change, other_change):
 
 
 @jit(inline="always")
-def _expand_into(data, tier, local, out, state, child, leaving_only):
+def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
     encoded from the images of the board under the index's symmetries (``state`` holds
-    black's, ``child`` white's), changed where the piece moved and captured."""
+    black's, ``child`` white's), changed where the piece moved and captured. Moves
+    that stay in the tier (no capture) are only counted, unless the board is nearly
+    symmetric (``nearly_symmetric``): then two of them may lead to one stored
+    position, and their children are encoded and counted once each (kept in
+    ``moves`` meanwhile)."""
     board, lines, targets, paths, neighbours = data
     black, white, turn, canonical = decode_board(board, tier, local)
     if not canonical:
@@ -162,18 +169,33 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
         return 1, 0
     board_images(board, black, state)
     board_images(board, white, child)
+    repeats = leaving_only and nearly_symmetric(board, state if turn == 0 else child,
+                                                child if turn == 0 else state, 4)
+    # Black stays only when White moves without a capture: then its canonical form is
+    # needed, and found once.
+    known = canonical_black(board, state) if turn == 1 and (repeats or not leaving_only) \
+        else (black, np.int64(1), np.int64(0))
     rows = 0
     staying = 0
     for k in range(count):
         code, target = out[k, 0], out[k, 1]
         captured = theirs & (np.int64(1) << target)
-        if leaving_only and not captured:  # only a capture changes the piece counts
+        if leaving_only and not captured and not repeats:  # only a capture changes the tier
             staying += 1
             continue
         black_change, white_change = _changes(
             turn, (np.int64(1) << (code >> 3)) | (np.int64(1) << target), captured)
-        out[rows, 0], out[rows, 1] = encode_changed(board, state, child, black_change,
-                                                    white_change, 1 - turn)
+        child_tier, child_local = encode_changed(board, state, child, black_change, white_change,
+                                                 1 - turn, known)
+        if leaving_only and not captured:  # a nearly symmetric board: count each child once
+            seen = False
+            for j in range(staying):
+                seen = seen or moves[j] == child_local
+            if not seen:
+                moves[staying] = child_local
+                staying += 1
+            continue
+        out[rows, 0], out[rows, 1] = child_tier, child_local
         out[rows, 2] = 0
         out[rows, 3] = code
         rows += 1
@@ -182,13 +204,13 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    count, _ = _expand_into(data, tier, local, out, state, child, False)
+    count, _ = _expand_into(data, tier, local, out, state, child, moves, False)
     return count
 
 
 @jit
 def expand_leaving(data, tier, local, out, state, child, moves):
-    return _expand_into(data, tier, local, out, state, child, True)
+    return _expand_into(data, tier, local, out, state, child, moves, True)
 
 
 @jit
@@ -197,7 +219,8 @@ def parents(data, tier, local, out, state, other):
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
     (the solver skips them). Parents are encoded from the board's images (in ``state``
-    and ``other``), as ``expand`` encodes children."""
+    and ``other``), as ``expand`` encodes children; each is given once (on a nearly
+    symmetric board two un-moves may lead to one stored position)."""
     board, lines, targets, paths, _ = data
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
@@ -205,6 +228,7 @@ def parents(data, tier, local, out, state, other):
     occupied = black | white
     board_images(board, black, state)
     board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
@@ -220,11 +244,13 @@ def parents(data, tier, local, out, state, other):
                 black_change, white_change = _changes(
                     mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
                 out[count] = encode_changed(board, state, other, black_change, white_change,
-                                            mover)[1] << 1
+                                            mover, known)[1] << 1
                 count += 1
     if not _has_move(lines, targets, paths, mine, theirs):
         out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
+    if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
+        count = sort_unique(out, count)
     return count
 
 
@@ -309,9 +335,7 @@ class LinesOfAction(PieceCountGame):
         self.max_moves = max(8 * most, 1)
         self.max_parents = 8 * most + 1
         self.loopy = True
-        # One piece moves from one cell to another; symmetric images may coincide.
-        self.moves_are_distinct = not self.options["symmetry"]
-        self.use_expand_leaving = self.moves_are_distinct  # it counts moves, not children
+        self.parents_are_distinct = True  # parents() counts a repeat once itself
         self.remoteness_bound = None
 
     def default_start(self) -> str:

@@ -234,7 +234,7 @@ class Northcott(Game):
         self.max_moves = rows * max(cols - 2, 0)
         self.max_parents = self.max_moves
         self.loopy = self.options["backward"]
-        self.moves_are_distinct = True  # each move sets one row to its own new state
+        self.parents_are_distinct = True  # each un-move sets one row to its own state
         self.remoteness_bound = None if self.loopy else rows * (cols - 2)
         levels = rows * (cols - 2) + 1
         self.sweep_levels = levels if not self.loopy and levels <= 256 else 0

@@ -42,9 +42,11 @@ from tiersolve.games.base import (
     encode_board_state, keep_first_pieces, square_name,
 )
 from tiersolve.hashers.bits import highest_bit, lowest_bit, popcount, shift_down
-from tiersolve.hashers.boards import board_images, decode_board, encode_changed
+from tiersolve.hashers.boards import (
+    board_images, canonical_black, decode_board, encode_changed, nearly_symmetric,
+)
 from tiersolve.hashers.symmetry import grid_symmetries
-from tiersolve.solver.common import TERMINAL
+from tiersolve.solver.common import TERMINAL, sort_unique
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
@@ -211,11 +213,13 @@ def _changes(turn, mover_change, other_change):
 
 
 @jit(inline="always")
-def _expand_into(data, tier, local, out, state, child, leaving_only):
-    """``expand``, or with ``leaving_only`` ``expand_leaving`` (steps only counted):
-    children are encoded from the board's images under the symmetries (``state``
-    holds black's, then from index 8 the circuits' occupied and opponent places;
-    ``child`` white's images)."""
+def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving`` (steps, which stay in
+    the tier, only counted, unless the board is nearly symmetric: then two steps
+    may lead to one stored position, and their children are encoded and counted
+    once each, kept in ``moves`` meanwhile): children are encoded from the board's
+    images under the symmetries (``state`` holds black's, then from index 8 the
+    circuits' occupied and opponent places; ``child`` white's images)."""
     board = data.board
     black, white, turn, canonical = decode_board(board, tier, local)
     if not canonical:
@@ -231,6 +235,12 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
     for circuit in range(data.circuit_cells.shape[0]):
         state[8 + circuit] = _places(data.place_bytes, circuit, occupied)
         state[8 + MAX_CIRCUITS + circuit] = _places(data.place_bytes, circuit, theirs)
+    repeats = leaving_only and nearly_symmetric(board, state if turn == 0 else child,
+                                                child if turn == 0 else state, 4)
+    # Black stays only when White moves without a capture: then its canonical form is
+    # needed, and found once.
+    known = canonical_black(board, state) if turn == 1 and (repeats or not leaving_only) \
+        else (black, np.int64(1), np.int64(0))
     pieces = mine
     while pieces:
         origin = lowest_bit(pieces)
@@ -242,7 +252,7 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
             if own:
                 captures |= _captures_on(data.circuit_cells, data.loops, circuit, own,
                                          state[8 + circuit], state[8 + MAX_CIRCUITS + circuit])
-        if leaving_only:
+        if leaving_only and not repeats:
             staying += popcount(steps)
             targets = captures
         else:
@@ -251,15 +261,24 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
             target = lowest_bit(targets)
             targets &= targets - 1
             captured = theirs & (np.int64(1) << target)
-            out[rows, 3] = origin * cells + target
-            out[rows, 2] = 0
             if captured and captured == theirs:  # the last piece taken: the player to move there lost
-                out[rows, 0], out[rows, 1] = TERMINAL, LOSE
+                child_tier, child_local = TERMINAL, LOSE
             else:
                 black_change, white_change = _changes(
                     turn, (np.int64(1) << origin) | (np.int64(1) << target), captured)
-                out[rows, 0], out[rows, 1] = encode_changed(board, state, child, black_change,
-                                                            white_change, 1 - turn)
+                child_tier, child_local = encode_changed(board, state, child, black_change,
+                                                         white_change, 1 - turn, known)
+            if leaving_only and not captured:  # a nearly symmetric board: count each child once
+                seen = False
+                for j in range(staying):
+                    seen = seen or moves[j] == child_local
+                if not seen:
+                    moves[staying] = child_local
+                    staying += 1
+                continue
+            out[rows, 0], out[rows, 1] = child_tier, child_local
+            out[rows, 2] = 0
+            out[rows, 3] = origin * cells + target
             rows += 1
     if rows + staying == 0:
         return -np.int64(LOSE), -1
@@ -268,20 +287,22 @@ def _expand_into(data, tier, local, out, state, child, leaving_only):
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    count, _ = _expand_into(data, tier, local, out, state, child, False)
+    count, _ = _expand_into(data, tier, local, out, state, child, moves, False)
     return count
 
 
 @jit
 def expand_leaving(data, tier, local, out, state, child, moves):
-    return _expand_into(data, tier, local, out, state, child, True)
+    return _expand_into(data, tier, local, out, state, child, moves, True)
 
 
 @jit
 def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: a piece of the player who just moved steps back to an
     empty neighbouring point (captures leave the tier). Exact. Parents are encoded
-    from the board's images (in ``state`` and ``other``), as ``expand`` encodes children."""
+    from the board's images (in ``state`` and ``other``), as ``expand`` encodes
+    children; each is given once (on a nearly symmetric board two un-moves may lead
+    to one stored position)."""
     board, neighbours = data.board, data.neighbours
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn
@@ -289,6 +310,7 @@ def parents(data, tier, local, out, state, other):
     empty = ~(black | white)
     board_images(board, black, state)
     board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
@@ -301,8 +323,10 @@ def parents(data, tier, local, out, state, other):
             black_change, white_change = _changes(
                 mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
             out[count] = encode_changed(board, state, other, black_change, white_change,
-                                        mover)[1] << 1
+                                        mover, known)[1] << 1
             count += 1
+    if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
+        count = sort_unique(out, count)
     return count
 
 
@@ -400,9 +424,7 @@ class Surakarta(PieceCountGame):
         self.max_moves = limit * (8 + limit)  # each piece: 8 steps, a capture per opposing piece
         self.max_parents = 8 * limit
         self.loopy = True
-        # One piece steps from one point to another; symmetric images may coincide.
-        self.moves_are_distinct = not self.options["symmetry"]
-        self.use_expand_leaving = self.moves_are_distinct  # it counts moves, not children
+        self.parents_are_distinct = True  # parents() counts a repeat once itself
         self.remoteness_bound = None
 
     def default_start(self) -> str:

@@ -75,10 +75,6 @@ def check_game(game: Game) -> str:
                 continue
             legal += 1
             decided.append((tier, local))
-            inside = [child for child_tier, child, _, _ in rows if child_tier == tier]
-            if game.moves_are_distinct and len(set(inside)) != len(inside):
-                raise ContractError(f"{game.describe()}: moves_are_distinct, but two moves from "
-                                    f"{where} lead to the same position of its tier")
             state = game.state_at(game.tiers.global_index(tier, local))
             _check_text_and_hash(game, state, tier, local, where)
             for child_tier, child, same, move in rows:
@@ -168,8 +164,8 @@ def _check_parents(game: Game, decided, preimage) -> int:
                                 f"more than max_parents = {game.max_parents}")
         given = set()
         codes = out[:count].tolist()
-        if game.moves_are_distinct and len(set(codes)) != len(codes):
-            raise ContractError(f"{game.describe()}: moves_are_distinct, but the un-moves of "
+        if game.parents_are_distinct and len(set(codes)) != len(codes):
+            raise ContractError(f"{game.describe()}: parents_are_distinct, but the un-moves of "
                                 f"{_where(game, tier, local)} give one parent twice")
         for code in codes:
             parent = code >> 1

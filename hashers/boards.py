@@ -314,6 +314,20 @@ def board_images(table, mask, images):
 
 
 @jit(inline="always")
+def nearly_symmetric(table, mover_images, other_images, limit):
+    """Whether a symmetry other than the identity keeps one colour's set (images in
+    ``other_images``) and moves at most ``limit`` cells of the other's
+    (``mover_images``). Only then can two moves of one piece each (changing two cells
+    of the mover's set) lead to images of one board: c1 = g(c2) means
+    board xor g(board) = D1 xor g(D2), at most 4 cells. Without symmetries: never."""
+    for g in range(1, table[GROUP]):
+        if other_images[g] == other_images[0] and \
+                popcount(mover_images[g] ^ mover_images[0]) <= limit:
+            return True
+    return False
+
+
+@jit(inline="always")
 def _image_of_change(table, change, g):
     """The image under symmetry g of a mask of a few cells (one cell at a time)."""
     image = 0
@@ -325,25 +339,46 @@ def _image_of_change(table, change, g):
 
 
 @jit(inline="always")
-def encode_changed(table, black_images, white_images, black_change, white_change, turn):
+def canonical_black(table, black_images):
+    """(canonical black mask, the symmetries that give it, its orbit number) of the
+    black set whose images ``board_images`` gave: what ``encode_changed`` needs of a
+    board whose black set stays."""
+    black = black_images[0]
+    if table[GROUP] == 1:
+        return black, np.int64(1), rank_subset(black)
+    best = np.uint64(black)
+    fixers = 1
+    for g in range(1, table[GROUP]):
+        image = np.uint64(black_images[g])
+        if image > best:
+            best = image
+            fixers = 1 << g
+        elif image == best:
+            fixers |= 1 << g
+    canonical = np.int64(best)
+    return canonical, np.int64(fixers), _orbit_number(table, popcount(black), rank_subset(canonical))
+
+
+@jit(inline="always")
+def encode_changed(table, black_images, white_images, black_change, white_change, turn, known):
     """``encode_board`` of the board whose black and white masks are those of
     ``black_images[0]`` and ``white_images[0]`` with the cells of ``black_change`` and
     ``white_change`` flipped (a piece that moved, one captured), given the images of
-    the unchanged board under every symmetry (``board_images``): a move's child or an
+    the unchanged board under every symmetry (``board_images``) and its
+    ``canonical_black`` (``known``, used when black stays): a move's child or an
     un-move's parent costs a lookup a changed cell and symmetry, not a permutation of
     the whole board.
 
     >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=[[2, 1, 0, 5, 4, 3, 8, 7, 6]])
     >>> black, white = np.zeros(2, np.int64), np.zeros(2, np.int64)
     >>> board_images(space.table, 0b000000001, black); board_images(space.table, 0b000010000, white)
-    >>> encode_changed(space.table, black, white, 0b000000011, 0, 1) == \\
+    >>> known = canonical_black(space.table, black)
+    >>> encode_changed(space.table, black, white, 0b000000011, 0, 1, known) == \\
     ...     encode_board(space.table, 0b000000010, 0b000010000, 1)
     True
     """
     group = table[GROUP]
-    if group == 1:
-        return encode_board(table, black_images[0] ^ black_change, white_images[0] ^ white_change,
-                            turn)
+    cells = table[CELLS]
     black = black_images[0] ^ black_change
     white = white_images[0] ^ white_change
     black_count = popcount(black)
@@ -354,23 +389,32 @@ def encode_changed(table, black_images, white_images, black_change, white_change
     if block < 0:
         return -1, -1
     row = table[BLOCKS] + block * BLOCK_WIDTH
-    best = np.uint64(black)
-    fixers = 1
-    for g in range(1, group):
-        image = np.uint64(black_images[g] ^ _image_of_change(table, black_change, g))
-        if image > best:
-            best = image
-            fixers = 1 << g
-        elif image == best:
-            fixers |= 1 << g
-    canonical = np.int64(best)
-    black_set = _orbit_number(table, black_count, rank_subset(canonical))
-    best_white = np.uint64(0)
-    for g in range(group):
-        if (fixers >> g) & 1:
-            image = np.uint64(white_images[g] ^ _image_of_change(table, white_change, g))
-            best_white = max(best_white, image)
-    white_rank = rank_subset(extract_bits(np.int64(best_white), full_mask(table[CELLS]) & ~canonical))
+    if black_change == 0:
+        canonical, fixers, black_set = known
+    elif group == 1:
+        canonical, fixers, black_set = black, np.int64(1), rank_subset(black)
+    else:
+        best = np.uint64(black)
+        fixers = 1
+        for g in range(1, group):
+            image = np.uint64(black_images[g] ^ _image_of_change(table, black_change, g))
+            if image > best:
+                best = image
+                fixers = 1 << g
+            elif image == best:
+                fixers |= 1 << g
+        canonical = np.int64(best)
+        black_set = _orbit_number(table, black_count, rank_subset(canonical))
+    if group == 1:
+        best_white = white
+    else:
+        best_white_unsigned = np.uint64(0)
+        for g in range(group):
+            if (fixers >> g) & 1:
+                image = np.uint64(white_images[g] ^ _image_of_change(table, white_change, g))
+                best_white_unsigned = max(best_white_unsigned, image)
+        best_white = np.int64(best_white_unsigned)
+    white_rank = rank_subset(extract_bits(best_white, full_mask(cells) & ~canonical))
     local = table[row + BLOCK_OFFSET] + \
         ((black_set * table[row + BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
     return table[row + BLOCK_TIER], local

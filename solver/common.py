@@ -200,6 +200,25 @@ def scratch(state_size, max_moves):
 
 
 @jit(inline="always")
+def sort_unique(buffer, count):
+    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
+    returns the number of distinct entries."""
+    for i in range(1, count):
+        item = buffer[i]
+        j = i - 1
+        while j >= 0 and buffer[j] > item:
+            buffer[j + 1] = buffer[j]
+            j -= 1
+        buffer[j + 1] = item
+    distinct = 0
+    for i in range(count):
+        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
+            buffer[distinct] = buffer[i]
+            distinct += 1
+    return distinct
+
+
+@jit(inline="always")
 def as_seen_by_parent(value: int, same_mover: int) -> int:
     """A child's value for the parent's mover: flipped unless the same player moves again."""
     if same_mover != 0:
@@ -255,5 +274,5 @@ __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
     "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar", "announced",
-    "expanding", "report_failure", "scratch", "tier_summary",
+    "expanding", "report_failure", "scratch", "sort_unique", "tier_summary",
 ]

@@ -54,7 +54,7 @@ from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
     REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
-    conclude, expanding, first_failure, no_failure, report_failure, scratch, tally,
+    conclude, expanding, first_failure, no_failure, report_failure, scratch, sort_unique, tally,
 )
 from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
@@ -100,29 +100,9 @@ def _is_open(value):
 
 
 @jit(inline="always")
-def _sort_unique(buffer, count):
-    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
-    returns the number of distinct entries."""
-    for i in range(1, count):
-        item = buffer[i]
-        j = i - 1
-        while j >= 0 and buffer[j] > item:
-            buffer[j + 1] = buffer[j]
-            j -= 1
-        buffer[j + 1] = item
-    distinct = 0
-    for i in range(count):
-        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
-            buffer[distinct] = buffer[i]
-            distinct += 1
-    return distinct
-
-
-@jit(inline="always")
-def _inside_moves(out, count, tier, size, inside, failure, local, distinct):
+def _inside_moves(out, count, tier, size, inside, failure, local):
     """Collect the in-tier children ``(child << 1) | same_mover`` of one expanded
-    position into ``inside`` and return how many distinct ones (-1 after a failure).
-    ``distinct``: the game promises they are distinct already (no sort)."""
+    position into ``inside`` and return how many distinct ones (-1 after a failure)."""
     found = 0
     for k in range(count):
         if out[k, CHILD_TIER] != tier:
@@ -133,7 +113,7 @@ def _inside_moves(out, count, tier, size, inside, failure, local, distinct):
             return -1
         inside[found] = (child << 1) | out[k, CHILD_SAME_MOVER]
         found += 1
-    return found if distinct else _sort_unique(inside, found)
+    return sort_unique(inside, found)
 
 
 @jit(inline="always")
@@ -178,7 +158,7 @@ def _blocks_due(values, remoteness, due, lo, hi, tie_phase):
 
 
 def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness, counters,
-           due, counter_limit, distinct, failure, buffers):
+           due, counter_limit, failure, buffers):
     """Template, phase 1 over local indices lo..hi-1 (block boundaries; child tiers'
     records are read through ``addresses``; ``record_like`` is an array of their
     dtype). Sets the blocks' ``due``; returns the first level with work. With
@@ -234,7 +214,7 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
         elif LEAVING:  # noqa: F821
             found = staying
         else:
-            found = _inside_moves(out, count, tier, size, inside, failure, local, distinct)
+            found = _inside_moves(out, count, tier, size, inside, failure, local)
         if found < 0:
             values[local] = ILLEGAL
             remoteness[local] = NO_REMOTENESS
@@ -311,7 +291,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                 break
             count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
             if not distinct:
-                count = _sort_unique(out, count)
+                count = sort_unique(out, count)
             for p in range(count):
                 parent = out[p] >> 1
                 if parent < 0 or parent >= size:
@@ -450,7 +430,7 @@ def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remotenes
         if not _is_open(value):
             continue
         count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
-        distinct = _inside_moves(out, count, tier, size, inside, failure, local, False)
+        distinct = _inside_moves(out, count, tier, size, inside, failure, local)
         losing = 0
         for k in range(distinct):
             target = inside[k] >> 1
@@ -573,10 +553,10 @@ def bytes_per_position(game) -> int:
     return 1 + 2 + counter_type(game).itemsize
 
 
-def distinct_moves(game) -> bool:
-    """Whether the game promises that a position's moves inside a tier lead to
-    distinct children and its un-moves to distinct parents (no sorting needed)."""
-    return bool(getattr(game, "moves_are_distinct", False))
+def distinct_parents(game) -> bool:
+    """Whether the game promises that its un-moves never give one parent twice (the
+    solver then does not sort them)."""
+    return bool(getattr(game, "parents_are_distinct", False))
 
 
 def bucket_bits(size: int) -> int:
@@ -615,7 +595,7 @@ def warm_up(game, records_type: np.dtype) -> None:
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
     start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
-          remoteness, counters, due, 1, False, failure, buffers(game))
+          remoteness, counters, due, 1, failure, buffers(game))
     if game.parents is not None:
         updates = np.zeros((1, 8), np.int64)
         offsets = np.zeros((1, 2), np.int64)
@@ -656,7 +636,7 @@ def solve_tier(game, tier: int, addresses: np.ndarray, threads: int, records_typ
     counters = np.empty(size, counter_type(game))
     due = np.empty(-(-size >> BLOCK_BITS), np.uint16)
     limit = int(np.iinfo(counters.dtype).max)
-    distinct = distinct_moves(game)
+    distinct = distinct_parents(game)
     chunks = block_chunks(size, threads, smallest_chunk)
 
     def checked(calls, failures):
@@ -670,7 +650,7 @@ def solve_tier(game, tier: int, addresses: np.ndarray, threads: int, records_typ
     failures = [no_failure() for _ in chunks]
     levels = yield from checked(
         [(start, (game.data, tier, lo, hi, addresses, sizes, np.zeros(1, records_type), values,
-                  remoteness, counters, due, limit, distinct, failure, buffers(game)))
+                  remoteness, counters, due, limit, failure, buffers(game)))
          for (lo, hi), failure in zip(chunks, failures)], failures)
     if game.parents is not None:
         yield from _levels_by_parents(game, tier, spread, threads, distinct, values, remoteness,

@@ -260,7 +260,9 @@ def test_direct_unrank_tables_decode_as_the_binomial_scan_does(monkeypatch, symm
 def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symmetric):
     """A piece of either colour moved to an empty cell, or a black piece moved onto a
     white one (a capture): the index from the board's images equals the board's."""
-    from tiersolve.hashers.boards import board_images, decode_board, encode_board, encode_changed
+    from tiersolve.hashers.boards import (
+        board_images, canonical_black, decode_board, encode_board, encode_changed,
+    )
     space = _board_space(shape, counts, symmetric)
     cells = shape[0] * shape[1]
 
@@ -277,6 +279,7 @@ def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symm
                 continue
             board_images(table, black, black_images)
             board_images(table, white, white_images)
+            known = canonical_black(table, black_images)
             empty = ~(black | white) & ((np.int64(1) << cells) - 1) if cells < 64 else ~(black | white)
             for kind in range(3):
                 pick = np.random.randint(0, 64)
@@ -293,7 +296,7 @@ def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symm
                 if kind == 2 and popcount(white) < 2:
                     continue
                 got = encode_changed(table, black_images, white_images, black_change,
-                                     white_change, 1 - turn)
+                                     white_change, 1 - turn, known)
                 want = encode_board(table, black ^ black_change, white ^ white_change, 1 - turn)
                 tried += 1
                 if got != want:

@@ -199,9 +199,14 @@ class BoardSpace:
                 lookup_start[b] = filled
                 lookups.append(direct)
                 filled += total
-        # cell_images[g * cells + c]: the mask of where group element g takes cell c
-        cell_images = np.array([np.uint64(1 << image).view(np.int64) for element in group
-                                for image in element], dtype=np.int64)
+        # cell_images[c * group + g]: the mask of where symmetry g takes cell c, a row a
+        # cell (a change's images under every symmetry are read row by row); rows
+        # from ``cells`` to 64 are empty (a change of fewer cells reads one of them).
+        size = len(group) if symmetries else 1
+        cell_images = np.zeros(65 * size, dtype=np.int64)
+        for g, element in enumerate(group[:size]):
+            for cell, image in enumerate(element):
+                cell_images[cell * size + g] = np.uint64(1 << image).view(np.int64)
         parts = [block_of.ravel(), np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH).ravel(),
                  np.array(tier_first, dtype=np.int64), orbit_start, np.concatenate(ranks),
                  np.concatenate(fixers), images.ravel(), np.concatenate(orbit_masks), unrank_at,
@@ -328,14 +333,13 @@ def nearly_symmetric(table, mover_images, other_images, limit):
 
 
 @jit(inline="always")
-def _image_of_change(table, change, g):
-    """The image under symmetry g of a mask of a few cells (one cell at a time)."""
-    image = 0
-    base = table[CELL_IMAGES] + g * table[CELLS]
-    while change:
-        image |= table[base + lowest_bit(change)]
-        change &= change - 1
-    return image
+def _change_rows(table, change):
+    """Where the rows of ``cell_images`` of a change of at most two cells start (an
+    empty row for a missing cell)."""
+    group = table[GROUP]
+    first = lowest_bit(change)  # 64 (an empty row) for no cell
+    second = lowest_bit(change & (change - 1))
+    return table[CELL_IMAGES] + first * group, table[CELL_IMAGES] + second * group
 
 
 @jit(inline="always")
@@ -347,23 +351,23 @@ def canonical_black(table, black_images):
     if table[GROUP] == 1:
         return black, np.int64(1), rank_subset(black)
     best = np.uint64(black)
-    fixers = 1
+    fixers = np.int64(1)
     for g in range(1, table[GROUP]):
         image = np.uint64(black_images[g])
         if image > best:
             best = image
-            fixers = 1 << g
+            fixers = np.int64(1) << g
         elif image == best:
-            fixers |= 1 << g
+            fixers |= np.int64(1) << g
     canonical = np.int64(best)
-    return canonical, np.int64(fixers), _orbit_number(table, popcount(black), rank_subset(canonical))
+    return canonical, fixers, _orbit_number(table, popcount(black), rank_subset(canonical))
 
 
 @jit(inline="always")
 def encode_changed(table, black_images, white_images, black_change, white_change, turn, known):
     """``encode_board`` of the board whose black and white masks are those of
     ``black_images[0]`` and ``white_images[0]`` with the cells of ``black_change`` and
-    ``white_change`` flipped (a piece that moved, one captured), given the images of
+    ``white_change`` (at most two each) flipped (a piece that moved, one captured), given the images of
     the unchanged board under every symmetry (``board_images``) and its
     ``canonical_black`` (``known``, used when black stays): a move's child or an
     un-move's parent costs a lookup a changed cell and symmetry, not a permutation of
@@ -394,25 +398,29 @@ def encode_changed(table, black_images, white_images, black_change, white_change
     elif group == 1:
         canonical, fixers, black_set = black, np.int64(1), rank_subset(black)
     else:
-        best = np.uint64(black)
-        fixers = 1
-        for g in range(1, group):
-            image = np.uint64(black_images[g] ^ _image_of_change(table, black_change, g))
+        first, second = _change_rows(table, black_change)
+        best = np.uint64(0)
+        fixers = np.int64(0)
+        for g in range(group):
+            image = np.uint64(black_images[g] ^ table[first + g] ^ table[second + g])
             if image > best:
                 best = image
-                fixers = 1 << g
+                fixers = np.int64(1) << g
             elif image == best:
-                fixers |= 1 << g
+                fixers |= np.int64(1) << g
         canonical = np.int64(best)
         black_set = _orbit_number(table, black_count, rank_subset(canonical))
     if group == 1:
         best_white = white
     else:
+        first, second = _change_rows(table, white_change)
         best_white_unsigned = np.uint64(0)
-        for g in range(group):
-            if (fixers >> g) & 1:
-                image = np.uint64(white_images[g] ^ _image_of_change(table, white_change, g))
-                best_white_unsigned = max(best_white_unsigned, image)
+        symmetries = fixers  # the symmetries that give the canonical black set: usually one
+        while symmetries:
+            g = lowest_bit(symmetries)
+            symmetries &= symmetries - 1
+            image = white_images[g] ^ table[first + g] ^ table[second + g]
+            best_white_unsigned = max(best_white_unsigned, np.uint64(image))
         best_white = np.int64(best_white_unsigned)
     white_rank = rank_subset(extract_bits(best_white, full_mask(cells) & ~canonical))
     local = table[row + BLOCK_OFFSET] + \

@@ -338,7 +338,10 @@ def _apply(level, tie_phase, values, remoteness, counters, due, ordered, offsets
            first, last, final):
     """Apply the generated updates of buckets first..last-1 (this call alone owns
     them): a child decided at ``level`` counts its parent's moves down, and decides
-    the parent (WIN or TIE at level + 1, or LOSE when its last move loses). With
+    the parent (WIN or TIE at level + 1, or LOSE when its last move loses). A parent
+    whose win or tie out of the tier is due at ``level`` itself, in a block not yet
+    visited in this level's rounds, is decided at ``level``: when the block is
+    visited, it is spread then. With
     ``final`` (the level's last round), returns the lowest ``due`` of those buckets'
     blocks: the next level with work there; else NO_LEVEL.
 
@@ -362,9 +365,13 @@ def _apply(level, tie_phase, values, remoteness, counters, due, ordered, offsets
             if tie_phase:
                 values[parent] = TIE
                 decided = level + 1
+                if current == OPEN_NOT_LOSING:  # a tie out of the tier may be due now
+                    decided = min(decided, np.int64(remoteness[parent]))
             elif ordered[row, i] & 1:
                 values[parent] = WIN
                 decided = level + 1
+                if current == WIN_PENDING:  # a win out of the tier may be due now
+                    decided = min(decided, np.int64(remoteness[parent]))
             elif left == 0 and current == OPEN:  # every move inside the tier loses
                 values[parent] = LOSE
                 decided = max(level + 1, np.int64(remoteness[parent]))

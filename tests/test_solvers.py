@@ -209,6 +209,13 @@ def reference(game):
     return {s: r for s, r in reference_solve(game, legal).items() if not isinstance(s, tuple)}
 
 
+def tiny_rounds(monkeypatch):
+    """Update buffers with room for one position's parents, and buckets of one block:
+    every level of a loopy tier takes a round per position it spreads."""
+    monkeypatch.setattr(loopy, "update_capacity", lambda game, size: max(game.max_parents, 1) + 1)
+    monkeypatch.setattr(loopy, "MIN_BUCKET_BITS", 6)
+
+
 def variety(seed):
     return {"same_mover_share": 0.3 if seed % 2 else 0.0, "terminal_share": 0.2 if seed % 3 else 0.0}
 
@@ -222,7 +229,9 @@ def test_random_acyclic_tiers(seed):
 
 @pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
 @pytest.mark.parametrize("seed", range(10))
-def test_random_loopy_tiers(seed, use_parents):
+def test_random_loopy_tiers(monkeypatch, seed, use_parents):
+    if seed % 2:  # room for one position's parents: a round ends after every position
+        tiny_rounds(monkeypatch)
     game = GraphGame.random(100 + seed, [80, 150, 120], loopy=True, use_parents=use_parents,
                             **variety(seed))
     values, remoteness, stats = solved(game)
@@ -257,6 +266,7 @@ def test_random_graphs_cover_every_value():
 @pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
 def test_loopy_results_do_not_depend_on_the_number_of_threads(monkeypatch, use_parents):
     monkeypatch.setattr(tiers, "LOOPY_CHUNK", 16)  # many chunks per phase, shared by threads
+    tiny_rounds(monkeypatch)  # and rounds that end at other places with 1 and 2 threads
     for seed in range(4):
         game = GraphGame.random(200 + seed, [300, 600], loopy=True, use_parents=use_parents,
                                 **variety(seed))

@@ -91,6 +91,7 @@ PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the t
 TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
 LEVEL_OUT_OF_RANGE = 9        # sweep_level gave a level outside 0..sweep_levels-1
 LEVEL_NOT_HIGHER = 10         # a leveled sweep's move inside the tier does not raise the level
+UNMOVES_DISAGREE = 11         # moves and un-moves into a tier's undecided positions differ
 
 class ContractFailure(Exception):
     """A kernel met a contract failure; carries its failure array (the driver turns it

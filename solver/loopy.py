@@ -53,7 +53,8 @@ from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_rel
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
-    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
+    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, UNMOVES_DISAGREE, as_seen_by_parent,
+    child_problem,
     conclude, expanding, first_failure, no_failure, report_failure, scratch, sort_unique, tally,
 )
 from tiersolve.solver.jit import inlined, jit, specialise
@@ -473,6 +474,35 @@ def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remotenes
 
 # -- the end of a tier ---------------------------------------------------------------
 
+def _count_undecided_moves(data, tier, lo, hi, distinct, values, counters, failure, buffers):
+    """Template: the moves inside the tier to positions never decided, counted twice:
+    by their sources (the counters left above zero after phases 2 and 3) minus by
+    their targets (the legal parents, with a counter above zero, of every position
+    left open, from the un-move generator). A move to an illegal or non-canonical
+    index counts only on the first side, so the total over the tier is zero unless
+    the game broke its contract (then ``_check_undecided_moves`` finds the move).
+    Draws cost one un-move generation each, instead of an ``expand`` of every
+    position with a move to a draw."""
+    out, state, other = buffers
+    size = values.shape[0]
+    difference = 0
+    for local in range(lo, hi):
+        value = values[local]
+        if value == ILLEGAL or value == NONCANONICAL:
+            continue
+        difference += np.int64(counters[local])
+        if not _is_open(value):
+            continue
+        count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+        if not distinct:
+            count = sort_unique(out, count)
+        for p in range(count):
+            parent = out[p] >> 1
+            if 0 <= parent < size and counters[parent] > 0:
+                difference -= 1
+    return difference
+
+
 def _check_undecided_moves(data, tier, lo, hi, values, counters, failure, buffers):
     """Template: positions with a move inside the tier to a position never decided
     (counter above zero after phases 2 and 3) have that move checked: it must lead to
@@ -539,6 +569,12 @@ def kernels_for(game):
     else:
         spread = expanding(_spread_by_iteration, game)
     return start, spread, check
+
+
+def counting_kernel_for(game):
+    """The game's ``_count_undecided_moves`` (games with an un-move generator)."""
+    return specialise(_count_undecided_moves, game.kernel_label, refcounts=False,
+                      parents=inlined(game.parents))
 
 
 def buffers(game, spread: bool = False) -> tuple[np.ndarray, ...]:
@@ -614,6 +650,9 @@ def warm_up(game, records_type: np.dtype) -> None:
         spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
         _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
     check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
+    if game.parents is not None:
+        counting_kernel_for(game)(game.data, 0, 0, 0, False, values, counters, failure,
+                                  buffers(game, spread=True))
     _open_to_ties(0, 0, values, remoteness, due)
     _to_records(0, 0, values, remoteness, 8191, failure)
 
@@ -667,10 +706,20 @@ def solve_tier(game, tier: int, addresses: np.ndarray, threads: int, records_typ
                                         chunks, min(levels), checked)
         failures = [no_failure() for _ in chunks]
     if game.parents is not None:  # value iteration has read every open position's moves
+        counting = counting_kernel_for(game)
         failures = [no_failure() for _ in chunks]
-        yield from checked([(check, (game.data, tier, lo, hi, values, counters, failure,
-                                     buffers(game)))
-                            for (lo, hi), failure in zip(chunks, failures)], failures)
+        differences = yield from checked(
+            [(counting, (game.data, tier, lo, hi, distinct, values, counters, failure,
+                         buffers(game, spread=True)))
+             for (lo, hi), failure in zip(chunks, failures)], failures)
+        if sum(differences) != 0:  # a move leads to an illegal index: find it
+            failures = [no_failure() for _ in chunks]
+            yield from checked([(check, (game.data, tier, lo, hi, values, counters, failure,
+                                         buffers(game)))
+                                for (lo, hi), failure in zip(chunks, failures)], failures)
+            failure = no_failure()  # no such move: the un-moves miss some moves, or add some
+            failure[:] = (UNMOVES_DISAGREE, 0, tier, sum(differences))
+            raise ContractFailure(failure)
     del counters, due
     failures = [no_failure() for _ in chunks]
     longest = yield from checked([(_to_records, (lo, hi, values, remoteness,

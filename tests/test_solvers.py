@@ -310,6 +310,21 @@ def test_a_move_into_an_illegal_position_of_the_same_loopy_tier_is_refused(use_p
         solved(game)
 
 
+def test_un_moves_that_miss_a_parent_of_a_draw_are_refused():
+    """Nodes 0 and 1 move to each other (draws) and node 2 moves to node 1 (a draw);
+    the un-moves of node 1 leave node 2 out. Drawn positions' moves are counted from
+    both ends after the levels, and the counts differ."""
+    game = GraphGame([3], [[(1, 0)], [(0, 0)], [(1, 0)]], [UNDECIDED] * 3, {0})
+    assert solved(game)[0].tolist() == [DRAW, DRAW, DRAW]  # unbroken: fine
+    parent_starts, parent_list = game.data[6].copy(), game.data[7].copy()
+    assert parent_list[parent_starts[1]:parent_starts[2]].tolist() == [0 << 1, 2 << 1]
+    parent_list[parent_starts[1] + 1] = 0 << 1  # node 2's un-move gives node 0 again
+    game.data = (*game.data[:7], parent_list, game.data[8])
+    with pytest.raises(SolverError, match=r"tier 0 left undecided and the un-moves from them "
+                                          r"differ by 1: the un-move generator misses or adds"):
+        solved(game)
+
+
 @pytest.mark.parametrize("loopy", [False, True], ids=["sweep", "loopy"])
 def test_a_move_into_a_tier_that_is_not_declared_is_refused(loopy):
     game = chain(loopy)

@@ -478,7 +478,7 @@ def _count_undecided_moves(data, tier, lo, hi, distinct, values, counters, failu
     """Template: the moves inside the tier to positions never decided, counted twice:
     by their sources (the counters left above zero after phases 2 and 3) minus by
     their targets (the legal parents, with a counter above zero, of every position
-    left open, from the un-move generator). A move to an illegal or non-canonical
+    left open or found a draw when the tier started, from the un-move generator). A move to an illegal or non-canonical
     index counts only on the first side, so the total over the tier is zero unless
     the game broke its contract (then ``_check_undecided_moves`` finds the move).
     Draws cost one un-move generation each, instead of an ``expand`` of every
@@ -491,7 +491,7 @@ def _count_undecided_moves(data, tier, lo, hi, distinct, values, counters, failu
         if value == ILLEGAL or value == NONCANONICAL:
             continue
         difference += np.int64(counters[local])
-        if not _is_open(value):
+        if not _is_open(value) and value != DRAW:  # a draw from the start never spreads
             continue
         count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
         if not distinct:

@@ -310,6 +310,14 @@ def test_a_move_into_an_illegal_position_of_the_same_loopy_tier_is_refused(use_p
         solved(game)
 
 
+def test_a_draw_found_when_its_tier_starts_is_counted_as_a_draw():
+    """Node 2's only move leaves its tier for a draw (nodes 0 and 1 move to each
+    other), so it is a draw from the start and never spread; node 3 moves to it. The
+    final count of moves into undecided positions includes node 2's parents."""
+    game = GraphGame([2, 2], [[(1, 0)], [(0, 0)], [(0, 0)], [(2, 0)]], [UNDECIDED] * 4, {0, 1})
+    assert solved(game)[0].tolist() == [DRAW] * 4
+
+
 def test_un_moves_that_miss_a_parent_of_a_draw_are_refused():
     """Nodes 0 and 1 move to each other (draws) and node 2 moves to node 1 (a draw);
     the un-moves of node 1 leave node 2 out. Drawn positions' moves are counted from

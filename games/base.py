@@ -46,6 +46,15 @@ All run in nopython mode and must not allocate per call where avoidable.
   solver loops compiled without reference counting (``solver.jit.specialise``), so
   it must allocate no array and copy none by slice (``child[:] = state``); the
   composed one, which may, is compiled with it.
+* ``expand_leaving(data, tier, local, out, state, child, moves) -> (leaving, staying)``
+  OPTIONAL: ``expand`` without the work of encoding the moves that stay in the tier,
+  which the loopy solver only counts when it starts a tier. ``staying < 0``: the
+  position is not in play and ``leaving`` is what ``expand`` returns (0 or -code).
+  Else ``out[:leaving]`` holds the rows of the moves that leave the tier (to other
+  tiers or TERMINAL), as ``expand`` gives them, and ``staying`` is the number of
+  *distinct* positions the moves that stay lead to. Same rules as ``expand``; the
+  tester compares the two on every index. A game whose count is right only for some
+  options (without ``--symmetry``) sets ``use_expand_leaving`` for the others.
 * ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
   some finished games (Breakthrough does not store positions where a piece has
   arrived): the finished game's value code for the player to move, else 0. Moves
@@ -71,7 +80,10 @@ All run in nopython mode and must not allocate per call where avoidable.
 The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
 ``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
 ``remoteness_bound`` (None when unbounded), ``sweep_levels`` (if it has
-``sweep_level``) and ``hasher``; it implements ``parse``,
+``sweep_level``), ``parents_are_distinct`` (optional, default False: True promises
+that the un-move generator never gives one parent twice, so the loopy solver need
+not sort them; the tester checks it), ``use_expand_leaving`` (optional, default True)
+and ``hasher``; it implements ``parse``,
 ``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
 
 * ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
@@ -157,6 +169,7 @@ class GameFunctions(NamedTuple):
     terminal: Callable | None = None
     parents: Callable | None = None
     sweep_level: Callable | None = None
+    expand_leaving: Callable | None = None
 
 
 @jit
@@ -169,6 +182,14 @@ def never_terminal(data, state):
 def no_move_value(misere: int) -> int:
     """The value for a player who cannot move: a loss, or a win under misère."""
     return WIN if misere else LOSE
+
+
+@jit(inline="always")
+def copy_into(target, source):
+    """``target[:] = source`` element by element: a slice would take a reference to a
+    view, which ``expand`` and ``parents`` may not do (they run uncounted)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
 
 
 @jit(inline="always")
@@ -306,6 +327,10 @@ class Game:
     max_parents: int = 0
     #: Levels of ``sweep_level`` (0: the game has none, or not for these options).
     sweep_levels: int = 0
+    #: The un-move generator never gives one parent twice.
+    parents_are_distinct: bool = False
+    #: Whether the game's ``expand_leaving`` holds for these options.
+    use_expand_leaving: bool = True
 
     def __init__(self, **options: Any) -> None:
         known = {option.name: option for option in self.options_spec}
@@ -399,6 +424,11 @@ class Game:
     def sweep_level(self) -> Callable | None:
         """The numba level function of SWEEP tiers, or None (they are swept in order)."""
         return self.functions.sweep_level if self.sweep_levels else None
+
+    @property
+    def expand_leaving(self) -> Callable | None:
+        """The numba ``expand_leaving``, or None (the solver then uses ``expand``)."""
+        return self.functions.expand_leaving if self.use_expand_leaving else None
 
     @property
     def parents(self) -> Callable | None:

@@ -2,6 +2,8 @@
 one cell straight or diagonally forward onto an empty cell, or captures diagonally
 forward. Who reaches the opponent's home row wins; a player with no legal move loses.
 
+Rules: docs/RULES.md, section "Breakthrough".
+
 Position ``(T row row ...)``: turn ``w``/``b``; cells ``w``, ``b``, ``-``; White moves
 first and upwards.
 

@@ -2,6 +2,8 @@
 your stones onto an orthogonally adjacent opponent stone, removing it. Black moves
 first; a player with no legal move loses.
 
+Rules: docs/RULES.md, section "Clobber".
+
 Position ``(T row row ...)``: turn ``b``/``w``; cells ``b``, ``w``, ``-``.
 
 Index: every move removes one opponent stone, so the stone counts tell how many moves

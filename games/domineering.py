@@ -1,6 +1,8 @@
 """Domineering: the first player (``v``) places vertical dominoes, the second (``h``)
 horizontal ones, on two empty cells. A player with no legal move loses.
 
+Rules: docs/RULES.md, section "Domineering".
+
 Position ``(T row row ...)``: turn ``v``/``h``; cells ``-`` empty, ``#`` covered.
 
 Index: every move covers two cells, so tier ``k`` holds the boards with ``2k`` covered

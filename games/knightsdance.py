@@ -1,6 +1,8 @@
 """Knight's Dance: each side has a king that never moves and a knight; capture the
 opponent's king or knight to win. A player with no legal move loses.
 
+Rules: docs/RULES.md, section "Knight's Dance".
+
 Position ``(T R C WK BK WN BN)``: turn ``w``/``b``, rows, columns, and the squares of
 the white king, black king, white knight and black knight (``a1`` bottom-left). A
 capture ends the game with the capturing knight on the captured square, so two pieces
@@ -95,30 +97,88 @@ def do_move(data, state, move, child):
     return 0
 
 
-@jit
-def primitive(data, state, move_count):
+@jit(inline="always")
+def _outcome(params, state, move_count):
+    """``primitive`` of a state whose mover has ``move_count`` moves."""
     wk, bk, wn, bn = state[WK], state[BK], state[WN], state[BN]
     if wk == bk or wn == wk or bn == bk:
         return ILLEGAL
-    over = WIN if data.params[IS_MISERE] else LOSE  # the opponent just captured
+    over = WIN if params[IS_MISERE] else LOSE  # the opponent just captured
     if wn == bn:  # a knight took a knight: the player who just moved did it
         return over
     if wn == bk:
         return ILLEGAL if bn == wk or state[0] == 0 else over
     if bn == wk:
         return ILLEGAL if state[0] == 1 else over
-    return no_move_value(data.params[IS_MISERE]) if move_count == 0 else UNDECIDED
+    return no_move_value(params[IS_MISERE]) if move_count == 0 else UNDECIDED
+
+
+@jit
+def primitive(data, state, move_count):
+    return _outcome(data.params, state, move_count)
+
+
+@jit(inline="always")
+def _knight_weight(params, piece):
+    """What one square more of ``piece`` (a knight) adds to the index."""
+    return 2 * params[SQUARES] if piece == WN else 2
+
+
+@jit(inline="always")
+def _expand_into(data, tier, local, out, state, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving`` (every move stays in the
+    one tier, so it only counts them). A child's index is the parent's with the
+    mover's knight's digit changed and the turn flipped."""
+    params, jumps = data
+    decode(data, tier, local, state)
+    turn = state[0]
+    piece = WN if turn == 0 else BN
+    knight, own_king = state[piece], state[WK] if turn == 0 else state[BK]
+    count = 0
+    for step in range(8):
+        target = jumps[knight, step, 0]
+        if target < 0 or target == own_king:
+            continue
+        if params[JUMP_BLOCK] and (_occupied(state, jumps[knight, step, 1])
+                                   or _occupied(state, jumps[knight, step, 2])):
+            continue
+        out[count, 3] = target
+        count += 1
+    code = _outcome(params, state, count)
+    if code != UNDECIDED:
+        return -np.int64(code), -1
+    if leaving_only:
+        return 0, count
+    weight = _knight_weight(params, piece)
+    for k in range(count):
+        out[k, 0] = 0
+        out[k, 1] = local + (out[k, 3] - knight) * weight + 1 - 2 * turn
+        out[k, 2] = 0
+    return count, 0
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    count, _ = _expand_into(data, tier, local, out, state, False)
+    return count
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    return _expand_into(data, tier, local, out, state, True)
 
 
 @jit
 def parents(data, tier, local, out, state, other):
     """Un-moves: the player who just moved had their knight one knight's jump away, on
     a free square, with the jump not blocked (``--jump-block``) by the other pieces.
-    Exact: every parent is a legal position that moves here."""
+    Exact: every parent is a legal position that moves here. A parent's index is this
+    one's with the knight's digit changed and the turn flipped."""
     params, jumps = data
     decode(data, tier, local, state)
     piece = WN if state[0] == 1 else BN  # the knight of the player who just moved
     here = state[piece]
+    weight = _knight_weight(params, piece)
     count = 0
     for step in range(8):
         there = jumps[here, step, 0]
@@ -128,10 +188,7 @@ def parents(data, tier, local, out, state, other):
         if params[JUMP_BLOCK] and (_occupied_by_others(state, piece, jumps[there, back, 1])
                                    or _occupied_by_others(state, piece, jumps[there, back, 2])):
             continue
-        other[:] = state
-        other[piece] = there
-        other[0] = 1 - state[0]
-        out[count] = encode(data, other)[1] << 1
+        out[count] = (local + (there - here) * weight + 1 - 2 * state[0]) << 1
         count += 1
     return count
 
@@ -175,7 +232,8 @@ class KnightsDance(Game):
                "next to it in the direction of its jump"),
         MISERE,
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, parents=parents)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
+                              parents=parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = white), then squares of white king, black king, white knight, " \
                    "black knight (rank0 * cols + file, a1 = 0)"
 
@@ -190,6 +248,7 @@ class KnightsDance(Game):
         self.max_moves = 8
         self.max_parents = 8
         self.loopy = True
+        self.parents_are_distinct = True  # one knight moves back: each jump its own square
         self.remoteness_bound = None
         self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "
                        "black knight squares, turn", "radices": [squares] * 4 + [2]}

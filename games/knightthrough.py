@@ -2,6 +2,8 @@
 chess knight that gains one or two rows towards the opponent, onto an empty cell or
 capturing an opponent piece there.
 
+Rules: docs/RULES.md, section "Knightthrough".
+
 Same notation, start, index and options as Breakthrough: every knight move gains a
 row, so a non-capturing move stays in its tier and leads to a higher index.
 """

@@ -2,6 +2,8 @@
 behind it, removing the jumped piece. A piece that can jump again earns a go-again
 turn (jump again or pass). A player with no legal move loses.
 
+Rules: docs/RULES.md, section "Konane".
+
 Position ``(T L row row ...)``: turn ``w``/``b``; ``L`` is ``""`` or the cell where T
 just landed on a go-again turn; cells ``w``, ``b``, ``-``. The board is a
 checkerboard with ``a1`` white, so a cell only ever holds its own colour: a board is

@@ -1,7 +1,9 @@
 """Lines of Action: move a piece along a line exactly as many cells as there are pieces
 on that line; connect all your pieces to win.
 
-Rules 1-10 of the Olympiad (seed 003) as RULES.md settles them: a piece moves in one of
+Rules: docs/RULES.md, section "Lines of Action".
+
+In short (the Olympiad rules): a piece moves in one of
 8 directions exactly as many cells as there are pieces of both colours on the whole
 line; it may pass over its own pieces but not over the opponent's, may not land on
 its own piece, and captures by landing on an opponent's. A side whose pieces form one
@@ -35,8 +37,11 @@ from tiersolve.games.base import (
     decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
-from tiersolve.hashers.boards import decode_board, encode_board
+from tiersolve.hashers.boards import (
+    board_images, canonical_black, decode_board, encode_board, encode_changed, nearly_symmetric,
+)
 from tiersolve.hashers.symmetry import grid_symmetries
+from tiersolve.solver.common import sort_unique
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
 
@@ -130,38 +135,82 @@ def _has_move(lines, targets, paths, mine, theirs):
 
 
 @jit(inline="always")
-def _index(board, mine, theirs, turn):
-    """(tier, local) of the position with ``turn`` to move, ``mine`` belonging to the
-    other player (who just moved)."""
-    if turn == 1:
-        return encode_board(board, mine, theirs, turn)
-    return encode_board(board, theirs, mine, turn)
+def _changes(turn, mover_change, other_change):
+    """(black change, white change) of a move or un-move by the player ``turn``."""
+    if turn == 0:
+        return mover_change, other_change
+    return other_change, mover_change
+
+
+@jit(inline="always")
+def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
+    encoded from the images of the board under the index's symmetries (``state`` holds
+    black's, ``child`` white's), changed where the piece moved and captured. Moves
+    that stay in the tier (no capture) are only counted, unless the board is nearly
+    symmetric (``nearly_symmetric``): then two of them may lead to one stored
+    position, and their children are encoded and counted once each (kept in
+    ``moves`` meanwhile)."""
+    board, lines, targets, paths, neighbours = data
+    black, white, turn, canonical = decode_board(board, tier, local)
+    if not canonical:
+        return -np.int64(NONCANONICAL), -1
+    value = outcome(neighbours, black, white, turn)
+    if value != UNDECIDED:
+        return -np.int64(value), -1
+    mine, theirs = (black, white) if turn == 0 else (white, black)
+    count = legal_moves(lines, targets, paths, mine, theirs, out)
+    if count == 0:  # no legal move: pass (the board stays, so does the tier)
+        if leaving_only:
+            return 0, 1
+        out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
+        out[0, 2] = 0
+        out[0, 3] = PASS
+        return 1, 0
+    board_images(board, black, state)
+    board_images(board, white, child)
+    repeats = leaving_only and nearly_symmetric(board, state if turn == 0 else child,
+                                                child if turn == 0 else state, 4)
+    # Black stays only when White moves without a capture: then its canonical form is
+    # needed, and found once.
+    known = canonical_black(board, state) if turn == 1 and (repeats or not leaving_only) \
+        else (black, np.int64(1), np.int64(0))
+    rows = 0
+    staying = 0
+    for k in range(count):
+        code, target = out[k, 0], out[k, 1]
+        captured = theirs & (np.int64(1) << target)
+        if leaving_only and not captured and not repeats:  # only a capture changes the tier
+            staying += 1
+            continue
+        black_change, white_change = _changes(
+            turn, (np.int64(1) << (code >> 3)) | (np.int64(1) << target), captured)
+        child_tier, child_local = encode_changed(board, state, child, black_change, white_change,
+                                                 1 - turn, known)
+        if leaving_only and not captured:  # a nearly symmetric board: count each child once
+            seen = False
+            for j in range(staying):
+                seen = seen or moves[j] == child_local
+            if not seen:
+                moves[staying] = child_local
+                staying += 1
+            continue
+        out[rows, 0], out[rows, 1] = child_tier, child_local
+        out[rows, 2] = 0
+        out[rows, 3] = code
+        rows += 1
+    return rows, staying
 
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    board, lines, targets, paths, neighbours = data
-    black, white, turn, canonical = decode_board(board, tier, local)
-    if not canonical:
-        return -np.int64(NONCANONICAL)
-    value = outcome(neighbours, black, white, turn)
-    if value != UNDECIDED:
-        return -np.int64(value)
-    mine, theirs = (black, white) if turn == 0 else (white, black)
-    count = legal_moves(lines, targets, paths, mine, theirs, out)
-    for k in range(count):
-        cell, target = out[k, 0] >> 3, out[k, 1]
-        moved = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << target)
-        left = theirs & ~(np.int64(1) << target)
-        out[k, 3] = out[k, 0]
-        out[k, 0], out[k, 1] = _index(board, moved, left, 1 - turn)
-        out[k, 2] = 0
-    if count == 0:  # no legal move: pass
-        out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
-        out[0, 2] = 0
-        out[0, 3] = PASS
-        count = 1
+    count, _ = _expand_into(data, tier, local, out, state, child, moves, False)
     return count
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    return _expand_into(data, tier, local, out, state, child, moves, True)
 
 
 @jit
@@ -169,29 +218,39 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them)."""
+    (the solver skips them). Parents are encoded from the board's images (in ``state``
+    and ``other``), as ``expand`` encodes children; each is given once (on a nearly
+    symmetric board two un-moves may lead to one stored position)."""
     board, lines, targets, paths, _ = data
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
     occupied = black | white
+    board_images(board, black, state)
+    board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
         cell = lowest_bit(pieces)
         pieces &= pieces - 1
-        for direction in range(8):
-            back = direction ^ 1
-            distance = popcount(occupied & lines[cell, LINE_OF[direction]])
-            source = targets[cell, back, distance]
-            if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
-                continue
-            before = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << source)
-            out[count] = _index(board, theirs, before, mover)[1] << 1
-            count += 1
+        for pair in range(0, 8, 2):  # the two directions along one line share its count
+            distance = popcount(occupied & lines[cell, LINE_OF[pair]])
+            for direction in range(pair, pair + 2):
+                back = direction ^ 1
+                source = targets[cell, back, distance]
+                if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
+                    continue
+                black_change, white_change = _changes(
+                    mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
+                out[count] = encode_changed(board, state, other, black_change, white_change,
+                                            mover, known)[1] << 1
+                count += 1
     if not _has_move(lines, targets, paths, mine, theirs):
         out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
+    if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
+        count = sort_unique(out, count)
     return count
 
 
@@ -243,8 +302,7 @@ class LinesOfAction(PieceCountGame):
                "store one board per class of mirror images (and rotations on square boards)"),
     )
     functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
-                              primitive, expand,
-                              parents=parents)
+                              primitive, expand, parents=parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 
     def starting_pieces(self) -> tuple[int, int]:
@@ -277,6 +335,7 @@ class LinesOfAction(PieceCountGame):
         self.max_moves = max(8 * most, 1)
         self.max_parents = 8 * most + 1
         self.loopy = True
+        self.parents_are_distinct = True  # parents() counts a repeat once itself
         self.remoteness_bound = None
 
     def default_start(self) -> str:

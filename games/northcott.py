@@ -1,6 +1,8 @@
 """Northcott's Game: each row has an L and an R piece; move your own piece towards
 the opponent (and, with ``--backward``, away from it). Who cannot move loses.
 
+Rules: docs/RULES.md, section "Northcott's Game".
+
 Position ``(T row row ...)``: ``T`` is ``L`` or ``R``; a row ``aLbRc`` has ``a``
 empty cells left of L, ``b`` between, ``c`` right of R. Without ``--backward`` the
 game is Nim on the gaps ``b``.
@@ -24,7 +26,7 @@ import numpy as np
 
 from tiersolve.errors import OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+    MISERE, Game, GameFunctions, Option, cols_option, copy_into, no_move_value, rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
@@ -119,7 +121,7 @@ def parents(data, tier, local, out, state, other):
         for before in range(room + 1):
             if before == state[behind] or (before > state[behind] and not params[BACKWARD]):
                 continue  # no move; or a forward move would have come from further back
-            other[:] = state
+            copy_into(other, state)
             other[behind] = before
             other[2 + 3 * row] = room - before
             other[0] = mover
@@ -232,6 +234,7 @@ class Northcott(Game):
         self.max_moves = rows * max(cols - 2, 0)
         self.max_parents = self.max_moves
         self.loopy = self.options["backward"]
+        self.parents_are_distinct = True  # each un-move sets one row to its own state
         self.remoteness_bound = None if self.loopy else rows * (cols - 2)
         levels = rows * (cols - 2) + 1
         self.sweep_levels = levels if not self.loopy and levels <= 256 else 0

@@ -1,5 +1,7 @@
 """1, 2, ..., 10: players take turns adding 1 or 2 to a sum; who reaches 10 wins.
 
+Rules: docs/RULES.md, section "1,2,...,10".
+
 Position ``(T S)``: ``T`` is ``L`` or ``R`` (whose turn), ``S`` the sum so far.
 Options generalise the target and the largest step. State vector: ``[turn, sum]``
 (turn 0 = L). Index: ``2 * sum + turn`` in a single tier; every move raises the sum,

@@ -1,6 +1,8 @@
 """Pousse: insert a marker from a side of a row or column, pushing the line along; more
 straights than the opponent wins.
 
+Rules: docs/RULES.md, section "Pousse".
+
 The N x N board starts empty; ``x`` moves first. A move ``L i``, ``R i``, ``T i`` or
 ``B i`` inserts a marker of the mover's colour from the left or right of row ``i``, or
 the top or bottom of column ``i`` (1-based from the top left). The markers from the
@@ -10,7 +12,7 @@ gives back the same board. A straight is a row or column of N markers of one col
 a board with more straights of one colour than of the other ends the game, and that
 colour wins, whoever made the move.
 
-The database solves the *position game* (RULES.md): a position is the board and the
+The database solves the *position game* (docs/RULES.md): a position is the board and the
 player to move, and a repeated board is not punished, so endless play is a DRAW. The
 real rule (who repeats a board loses) needs the game's history: ``tiersolve.history``
 answers it on top of the database.
@@ -37,6 +39,7 @@ from tiersolve.games.base import (
     Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
     encode_board_state, fill_cells,
 )
+from tiersolve.hashers.bits import as_mask, deposit_bits, extract_bits, lowest_bit
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.solver.common import TierType
 from tiersolve.solver.jit import jit
@@ -50,11 +53,17 @@ SIDES = "LRTB"
 class PousseData(NamedTuple):
     """``board``: the board index (``BoardSpace.table``); ``lines[m, k]``: the cell k
     squares from the entry of insertion m (m = side * N + i - 1), entry first;
-    ``straights[l]``: the mask of row or column l (rows first)."""
+    ``straights[l]``: the mask of row or column l (rows first); ``line_masks[m]``: the
+    cells of insertion m's line; ``reversed_entry[m]``: 1 if its entry is the line's
+    highest cell (R and B), so that its bits in entry order are the reverse of the
+    mask's order; ``reverse[b]``: the N low bits of b reversed."""
 
     board: np.ndarray
     lines: np.ndarray
     straights: np.ndarray
+    line_masks: np.ndarray
+    reversed_entry: np.ndarray
+    reverse: np.ndarray
 
 
 @jit(inline="always")
@@ -74,45 +83,88 @@ def outcome(straights, xs, os, turn):
 
 
 @jit(inline="always")
-def insert(lines, move, mine, theirs):
+def _line_bits(data, move, mask):
+    """The cells of ``mask`` on insertion ``move``'s line as bits in entry order."""
+    bits = extract_bits(mask, data.line_masks[move])
+    return data.reverse[bits] if data.reversed_entry[move] else bits
+
+
+@jit(inline="always")
+def _board_bits(data, move, bits):
+    """The inverse of ``_line_bits``: line bits in entry order as a board mask."""
+    if data.reversed_entry[move]:
+        bits = data.reverse[bits]
+    return deposit_bits(bits, data.line_masks[move])
+
+
+@jit(inline="always")
+def insert(data, move, mine, theirs):
     """The (mine, theirs) masks after the owner of ``mine`` makes insertion ``move``,
-    and whether a marker fell off (the count of markers stayed)."""
-    size = lines.shape[1]
-    occupied = mine | theirs
-    last = size - 1
-    for k in range(size):
-        if not (occupied >> lines[move, k]) & 1:
-            last = k
-            break
-    full = last == size - 1 and (occupied >> lines[move, last]) & 1
-    for k in range(last, 0, -1):  # shift the run one square away from the entry
-        cell, before = lines[move, k], lines[move, k - 1]
-        bit = np.int64(1) << cell
-        mine &= ~bit
-        theirs &= ~bit
-        mine |= ((mine >> before) & 1) << cell
-        theirs |= ((theirs >> before) & 1) << cell
-    entry = np.int64(1) << lines[move, 0]
-    return mine | entry, theirs & ~entry, full
+    and whether a marker fell off (the line was full: the count of markers stays).
+    In entry order the run of markers up to the first empty square moves one square
+    on, and the new marker takes the entry square."""
+    size = data.lines.shape[1]
+    line = data.line_masks[move]
+    line_mine = _line_bits(data, move, mine)
+    line_theirs = _line_bits(data, move, theirs)
+    empty = ~(line_mine | line_theirs) & ((np.int64(1) << size) - 1)
+    full = empty == 0
+    moving = (np.int64(1) << size) - 1 if full else (np.int64(1) << (lowest_bit(empty) + 1)) - 1
+    line_mine = ((line_mine << 1) & moving) | (line_mine & ~moving) | 1
+    line_theirs = ((line_theirs << 1) & moving) | (line_theirs & ~moving)
+    return ((mine & ~line) | _board_bits(data, move, line_mine),
+            (theirs & ~line) | _board_bits(data, move, line_theirs & ((np.int64(1) << size) - 1)),
+            full)
+
+
+@jit(inline="always")
+def _expand_into(data, tier, local, out, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving``: insertions into a full
+    line stay in the tier, and only the number of distinct boards they make is
+    counted (two insertions may make one board: L 1 and R 1 into a row of the
+    mover's markers leave it as it was); their boards are kept in the last rows
+    of ``out`` meanwhile."""
+    board, straights = data.board, data.straights
+    xs, os, turn, _ = decode_board(board, tier, local)
+    value = outcome(straights, xs, os, turn)
+    if value != UNDECIDED:
+        return -np.int64(value), -1
+    mine, theirs = (xs, os) if turn == 0 else (os, xs)
+    moves = data.lines.shape[0]
+    rows = 0
+    staying = 0
+    for move in range(moves):
+        after_mine, after_theirs, full = insert(data, move, mine, theirs)
+        if leaving_only and full:
+            seen = False
+            for k in range(staying):
+                if out[moves - 1 - k, 0] == after_mine and out[moves - 1 - k, 1] == after_theirs:
+                    seen = True
+                    break
+            if not seen:
+                out[moves - 1 - staying, 0] = after_mine
+                out[moves - 1 - staying, 1] = after_theirs
+                staying += 1
+            continue
+        if turn == 0:
+            out[rows, 0], out[rows, 1] = encode_board(board, after_mine, after_theirs, 1)
+        else:
+            out[rows, 0], out[rows, 1] = encode_board(board, after_theirs, after_mine, 0)
+        out[rows, 2] = 0
+        out[rows, 3] = move
+        rows += 1
+    return rows, staying
 
 
 @jit
 def expand(data, tier, local, out, state, child, moves):
-    board, lines, straights = data
-    xs, os, turn, _ = decode_board(board, tier, local)
-    value = outcome(straights, xs, os, turn)
-    if value != UNDECIDED:
-        return -np.int64(value)
-    mine, theirs = (xs, os) if turn == 0 else (os, xs)
-    for move in range(lines.shape[0]):
-        after_mine, after_theirs, _ = insert(lines, move, mine, theirs)
-        if turn == 0:
-            out[move, 0], out[move, 1] = encode_board(board, after_mine, after_theirs, 1)
-        else:
-            out[move, 0], out[move, 1] = encode_board(board, after_theirs, after_mine, 0)
-        out[move, 2] = 0
-        out[move, 3] = move
-    return lines.shape[0]
+    count, _ = _expand_into(data, tier, local, out, False)
+    return count
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    return _expand_into(data, tier, local, out, True)
 
 
 @jit
@@ -121,40 +173,30 @@ def parents(data, tier, local, out, state, other):
     holds the mover's marker; the line slides back towards the entry and the marker
     that fell off (x or o) returns at the far end. Parents that are finished games
     may be given (the solver skips them)."""
-    board, lines, _ = data
+    board = data.board
     xs, os, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn
     mine, theirs = (xs, os) if mover == 0 else (os, xs)
-    occupied = xs | os
-    size = lines.shape[1]
+    size = data.lines.shape[1]
+    last = np.int64(1) << (size - 1)
     count = 0
-    for move in range(lines.shape[0]):
-        if not (mine >> lines[move, 0]) & 1:
-            continue
-        full = True
-        for k in range(size):
-            if not (occupied >> lines[move, k]) & 1:
-                full = False
-                break
-        if not full:
-            continue
-        before_mine = mine & ~(np.int64(1) << lines[move, 0])
-        before_theirs = theirs
-        for k in range(size - 1):  # each marker moves one square back to the entry
-            cell, beyond = lines[move, k], lines[move, k + 1]
-            bit = np.int64(1) << cell
-            before_mine = (before_mine & ~bit) | (((mine >> beyond) & 1) << cell)
-            before_theirs = (before_theirs & ~bit) | (((theirs >> beyond) & 1) << cell)
-        far = np.int64(1) << lines[move, size - 1]
-        before_mine &= ~far
-        before_theirs &= ~far
+    for move in range(data.lines.shape[0]):
+        line = data.line_masks[move]
+        if (mine | theirs) & line != line:
+            continue  # not full: the insertion added a marker, so it came from another tier
+        line_mine = _line_bits(data, move, mine)
+        if not line_mine & 1:
+            continue  # the entry square holds the marker just inserted: the mover's
+        line_theirs = _line_bits(data, move, theirs)
         for fallen in range(2):  # the marker that fell off: the mover's, or the other's
-            with_mine = before_mine | (far if fallen == 0 else 0)
-            with_theirs = before_theirs | (far if fallen == 1 else 0)
+            before_mine = (mine & ~line) | _board_bits(data, move, (line_mine >> 1) |
+                                                       (last if fallen == 0 else 0))
+            before_theirs = (theirs & ~line) | _board_bits(data, move, (line_theirs >> 1) |
+                                                           (last if fallen == 1 else 0))
             if mover == 0:
-                out[count] = encode_board(board, with_mine, with_theirs, mover)[1] << 1
+                out[count] = encode_board(board, before_mine, before_theirs, mover)[1] << 1
             else:
-                out[count] = encode_board(board, with_theirs, with_mine, mover)[1] << 1
+                out[count] = encode_board(board, before_theirs, before_mine, mover)[1] << 1
             count += 1
     return count
 
@@ -171,7 +213,7 @@ def generate_moves(data, state, moves):
 def do_move(data, state, move, child):
     xs, os = code_masks(state, data.board[0], X, O)
     mine, theirs = (xs, os) if state[0] == 0 else (os, xs)
-    after_mine, after_theirs, _ = insert(data.lines, move, mine, theirs)
+    after_mine, after_theirs, _ = insert(data, move, mine, theirs)
     child[0] = 1 - state[0]
     if state[0] == 0:
         fill_cells(child, data.board[0], after_mine, after_theirs, X, O)
@@ -210,8 +252,7 @@ class Pousse(Game):
         Option("size", int, 4, "board size N (an N x N board)", minimum=1, maximum=8),
     )
     functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
-                              primitive, expand,
-                              parents=parents)
+                              primitive, expand, parents=parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = x), then cells top row first (0 empty, 1 x, 2 o)"
     #: The real game: whoever repeats a board configuration loses (tiersolve.history).
     repetition_loses = True
@@ -241,7 +282,10 @@ class Pousse(Game):
             for k in range(size):
                 straights[i] |= np.int64(1) << (i * size + k)          # row i
                 straights[size + i] |= np.int64(1) << (k * size + i)   # column i
-        self.data = PousseData(self.space.table, lines, straights)
+        line_masks = np.array([as_mask(sum(1 << int(c) for c in line)) for line in lines], np.int64)
+        reversed_entry = np.array([int(line[0] > line[-1]) for line in lines], np.int64)
+        reverse = np.array([int(format(b, f"0{size}b")[::-1], 2) for b in range(1 << size)], np.int64)
+        self.data = PousseData(self.space.table, lines, straights, line_masks, reversed_entry, reverse)
         self.state_size = 1 + cells
         self.max_moves = 4 * size
         self.max_parents = 8 * size

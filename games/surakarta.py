@@ -1,6 +1,8 @@
 """Surakarta: step to a neighbouring point, or capture along a circuit through at least
 one corner loop. Capture all the opponent's pieces to win.
 
+Rules: docs/RULES.md, section "Surakarta".
+
 The board is ``n`` x ``n`` points. For each ``k = 1, 2, ...`` with ``k < n-1-k``, the
 lines ``k`` and ``m = n-1-k`` (rows and columns, counted from 0 at the top left) are
 joined by four corner loops into one closed circuit: along row k left to right, the
@@ -39,10 +41,12 @@ from tiersolve.games.base import (
     GameFunctions, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
     encode_board_state, keep_first_pieces, square_name,
 )
-from tiersolve.hashers.bits import lowest_bit
-from tiersolve.hashers.boards import decode_board, encode_board
+from tiersolve.hashers.bits import highest_bit, lowest_bit, popcount, shift_down
+from tiersolve.hashers.boards import (
+    board_images, canonical_black, decode_board, encode_changed, nearly_symmetric,
+)
 from tiersolve.hashers.symmetry import grid_symmetries
-from tiersolve.solver.common import TERMINAL
+from tiersolve.solver.common import TERMINAL, sort_unique
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
@@ -54,15 +58,19 @@ CORNERS = ("top-right", "bottom-right", "bottom-left", "top-left")
 
 class SurakartaData(NamedTuple):
     """``board``: the board index (``BoardSpace.table``); ``neighbours[c]``: the
-    8 points around c; ``path_start[c]..path_start[c+1]``: the capture paths of a piece
-    on c, each a row of ``path_cells`` (the points in travel order, -1 after the end)
-    with ``path_looped`` (1 once a loop has been passed)."""
+    8 points around c. The circuits as bit masks of their *places* (a circuit's points
+    in travel order, a crossing twice; at most 32 places): ``circuit_cells[k, i]``:
+    the point at place i of circuit k; ``cell_places[k, c]``: the places point c
+    takes on circuit k; ``place_bytes[k, b, byte]``: the places of the points of
+    ``byte`` at byte position b of a board mask; ``loops[k]``: the places after which
+    a corner loop lies, doubled (bit i and bit i + places), for travel that wraps."""
 
     board: np.ndarray
     neighbours: np.ndarray
-    path_start: np.ndarray
-    path_cells: np.ndarray
-    path_looped: np.ndarray
+    circuit_cells: np.ndarray
+    cell_places: np.ndarray
+    place_bytes: np.ndarray
+    loops: np.ndarray
 
 
 def circuits(n: int) -> list[tuple[tuple[int, int], list[tuple[int, int]], list[int]]]:
@@ -87,68 +95,107 @@ def circuits(n: int) -> list[tuple[tuple[int, int], list[tuple[int, int]], list[
     return found
 
 
-def capture_paths(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``path_start``, ``path_cells`` and ``path_looped`` (see SurakartaData): from every
-    place a point takes on every circuit, both ways round, each point until the path
-    would come back to where it began."""
-    per_cell: list[list[tuple[list[int], list[int]]]] = [[] for _ in range(n * n)]
-    for _, points, loops in circuits(n):
-        length = len(points)
-        loop_after = [i in loops for i in range(length)]
-        for begin in range(length):
-            for step in (1, -1):
-                cells, looped, passed, at = [], [], False, begin
-                for _ in range(length - 1):
-                    following = (at + step) % length
-                    passed |= loop_after[at if step == 1 else following]
-                    at = following
-                    cells.append(points[at][0] * n + points[at][1])
-                    looped.append(int(passed))
-                row, col = points[begin]
-                per_cell[row * n + col].append((cells, looped))
-    longest = max((len(c) for paths in per_cell for c, _ in paths), default=1)
-    starts = np.zeros(n * n + 1, dtype=np.int64)
-    starts[1:] = np.cumsum([len(paths) for paths in per_cell])
-    cells = np.full((max(int(starts[-1]), 1), longest), -1, dtype=np.int64)
-    looped = np.zeros_like(cells)
-    row = 0
-    for paths in per_cell:
-        for path, flags in paths:
-            cells[row, :len(path)] = path
-            looped[row, :len(flags)] = flags
-            row += 1
-    return starts, cells, looped
+def circuit_tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``circuit_cells``, ``cell_places``, ``place_bytes`` and ``loops`` (see
+    SurakartaData) of an n x n board."""
+    found = circuits(n)
+    count, places = max(len(found), 1), 4 * n
+    cells = n * n
+    circuit_cells = np.full((count, places), -1, dtype=np.int64)
+    cell_places = np.zeros((count, cells), dtype=np.int64)
+    place_bytes = np.zeros((count, (cells + 7) // 8, 256), dtype=np.int64)
+    loops = np.zeros(count, dtype=np.int64)
+    byte_values = np.arange(256, dtype=np.int64)
+    for k, (_, points, loop_places) in enumerate(found):
+        for place, (row, col) in enumerate(points):
+            cell = row * n + col
+            circuit_cells[k, place] = cell
+            cell_places[k, cell] |= 1 << place
+        for cell in range(cells):
+            position, bit = divmod(cell, 8)
+            place_bytes[k, position] |= ((byte_values >> bit) & 1) * cell_places[k, cell]
+        single = sum(1 << place for place in loop_places)
+        loops[k] = single | (single << places)
+    return circuit_cells, cell_places, place_bytes, loops
 
 
 @jit(inline="always")
-def capture_targets(path_start, path_cells, path_looped, cell, mine, theirs):
-    """The opponent points a piece on ``cell`` can capture (a mask)."""
+def _places(place_bytes, circuit, mask):
+    """The places on ``circuit`` of the points of a board mask."""
+    places = 0
+    position = 0
+    while mask != 0:
+        places |= place_bytes[circuit, position, mask & 255]
+        mask = shift_down(mask, 8)
+        position += 1
+    return places
+
+
+@jit(inline="always")
+def _captures_on(circuit_cells, loops, circuit, own, occupied, theirs):
+    """The opponent points a piece whose places on ``circuit`` are ``own`` captures
+    there: from each of its places, both ways round, the first occupied place (its
+    own places count as empty) if it holds an opponent piece and a loop lies on the
+    way. ``occupied``/``theirs``: the circuit's occupied and opponent places."""
+    length = circuit_cells.shape[1]
+    others = occupied & ~own
+    if others == 0:
+        return 0
+    doubled = others | (others << length)  # places i and i + length: travel that wraps
+    loop_places = loops[circuit]
     found = 0
-    for path in range(path_start[cell], path_start[cell + 1]):
-        for k in range(path_cells.shape[1]):
-            point = path_cells[path, k]
-            if point < 0:
-                break
-            if point == cell or not ((mine | theirs) >> point) & 1:
-                continue  # its own start point, or an empty one
-            if (theirs >> point) & 1 and path_looped[path, k]:
-                found |= np.int64(1) << point
-            break
+    starts = own
+    while starts:
+        place = lowest_bit(starts)
+        starts &= starts - 1
+        # forward: the first occupied place after this one
+        distance = lowest_bit(shift_down(doubled, place + 1)) + 1
+        target = (place + distance) % length
+        if (theirs >> target) & 1 and shift_down(loop_places, place) & ((np.int64(1) << distance) - 1):
+            found |= np.int64(1) << circuit_cells[circuit, target]
+        # backward: the last occupied place before this one (one lap up in ``doubled``)
+        last = highest_bit(doubled & ((np.int64(1) << (place + length)) - 1))
+        distance = place + length - last
+        target = last % length
+        if (theirs >> target) & 1 and shift_down(loop_places, last) & ((np.int64(1) << distance) - 1):
+            found |= np.int64(1) << circuit_cells[circuit, target]
     return found
 
 
 @jit(inline="always")
-def legal_moves(neighbours, path_start, path_cells, path_looped, mine, theirs, found):
+def _capture_targets(data, cell, occupied_places, their_places):
+    """The opponent points a piece on ``cell`` captures (a mask), given the occupied
+    and opponent places of every circuit."""
+    found = 0
+    for circuit in range(data.circuit_cells.shape[0]):
+        own = data.cell_places[circuit, cell]
+        if own:
+            found |= _captures_on(data.circuit_cells, data.loops, circuit, own,
+                                  occupied_places[circuit], their_places[circuit])
+    return found
+
+
+#: Circuits a board can have (8 x 8: three).
+MAX_CIRCUITS = 4
+
+
+@jit(inline="always")
+def legal_moves(data, mine, theirs, found, occupied_places, their_places):
     """``found[k] = (from, to)`` for every move of the owner of ``mine``; returns how
-    many. A capture and a step never share a target (steps go to empty points)."""
+    many. A capture and a step never share a target (steps go to empty points).
+    ``occupied_places``/``their_places`` are scratch of MAX_CIRCUITS entries."""
     count = 0
-    empty = ~(mine | theirs)
+    occupied = mine | theirs
+    empty = ~occupied
+    for circuit in range(data.circuit_cells.shape[0]):
+        occupied_places[circuit] = _places(data.place_bytes, circuit, occupied)
+        their_places[circuit] = _places(data.place_bytes, circuit, theirs)
     pieces = mine
     while pieces:
         cell = lowest_bit(pieces)
         pieces &= pieces - 1
-        targets = (neighbours[cell] & empty) | \
-            capture_targets(path_start, path_cells, path_looped, cell, mine, theirs)
+        targets = (data.neighbours[cell] & empty) | \
+            _capture_targets(data, cell, occupied_places, their_places)
         while targets:
             found[count, 0] = cell
             found[count, 1] = lowest_bit(targets)
@@ -157,41 +204,113 @@ def legal_moves(neighbours, path_start, path_cells, path_looped, mine, theirs, f
     return count
 
 
-@jit
-def expand(data, tier, local, out, state, child, moves):
-    board, neighbours, path_start, path_cells, path_looped = data
+@jit(inline="always")
+def _changes(turn, mover_change, other_change):
+    """(black change, white change) of a move or un-move by the player ``turn``."""
+    if turn == 0:
+        return mover_change, other_change
+    return other_change, mover_change
+
+
+@jit(inline="always")
+def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
+    """``expand``, or with ``leaving_only`` ``expand_leaving`` (steps, which stay in
+    the tier, only counted, unless the board is nearly symmetric: then two steps
+    may lead to one stored position, and their children are encoded and counted
+    once each, kept in ``moves`` meanwhile): children are encoded from the board's
+    images under the symmetries (``state`` holds black's, then from index 8 the
+    circuits' occupied and opponent places; ``child`` white's images)."""
+    board = data.board
     black, white, turn, canonical = decode_board(board, tier, local)
     if not canonical:
-        return -np.int64(NONCANONICAL)
+        return -np.int64(NONCANONICAL), -1
     mine, theirs = (black, white) if turn == 0 else (white, black)
-    count = legal_moves(neighbours, path_start, path_cells, path_looped, mine, theirs, out)
+    occupied = black | white
+    empty = ~occupied
+    rows = 0
+    staying = 0
     cells = board[0]
-    for k in range(count):
-        origin, target = out[k, 0], out[k, 1]
-        moved = mine ^ (np.int64(1) << origin) ^ (np.int64(1) << target)
-        left = theirs & ~(np.int64(1) << target)
-        out[k, 3] = origin * cells + target
-        out[k, 2] = 0
-        if left == 0:  # the last piece taken: the player to move there has lost
-            out[k, 0], out[k, 1] = TERMINAL, LOSE
-        elif turn == 0:
-            out[k, 0], out[k, 1] = encode_board(board, moved, left, 1)
+    board_images(board, black, state)
+    board_images(board, white, child)
+    for circuit in range(data.circuit_cells.shape[0]):
+        state[8 + circuit] = _places(data.place_bytes, circuit, occupied)
+        state[8 + MAX_CIRCUITS + circuit] = _places(data.place_bytes, circuit, theirs)
+    repeats = leaving_only and nearly_symmetric(board, state if turn == 0 else child,
+                                                child if turn == 0 else state, 4)
+    # Black stays only when White moves without a capture: then its canonical form is
+    # needed, and found once.
+    known = canonical_black(board, state) if turn == 1 and (repeats or not leaving_only) \
+        else (black, np.int64(1), np.int64(0))
+    pieces = mine
+    while pieces:
+        origin = lowest_bit(pieces)
+        pieces &= pieces - 1
+        steps = data.neighbours[origin] & empty
+        captures = 0
+        for circuit in range(data.circuit_cells.shape[0]):
+            own = data.cell_places[circuit, origin]
+            if own:
+                captures |= _captures_on(data.circuit_cells, data.loops, circuit, own,
+                                         state[8 + circuit], state[8 + MAX_CIRCUITS + circuit])
+        if leaving_only and not repeats:
+            staying += popcount(steps)
+            targets = captures
         else:
-            out[k, 0], out[k, 1] = encode_board(board, left, moved, 0)
-    if count == 0:
-        return -np.int64(LOSE)
+            targets = steps | captures
+        while targets:
+            target = lowest_bit(targets)
+            targets &= targets - 1
+            captured = theirs & (np.int64(1) << target)
+            if captured and captured == theirs:  # the last piece taken: the player to move there lost
+                child_tier, child_local = TERMINAL, LOSE
+            else:
+                black_change, white_change = _changes(
+                    turn, (np.int64(1) << origin) | (np.int64(1) << target), captured)
+                child_tier, child_local = encode_changed(board, state, child, black_change,
+                                                         white_change, 1 - turn, known)
+            if leaving_only and not captured:  # a nearly symmetric board: count each child once
+                seen = False
+                for j in range(staying):
+                    seen = seen or moves[j] == child_local
+                if not seen:
+                    moves[staying] = child_local
+                    staying += 1
+                continue
+            out[rows, 0], out[rows, 1] = child_tier, child_local
+            out[rows, 2] = 0
+            out[rows, 3] = origin * cells + target
+            rows += 1
+    if rows + staying == 0:
+        return -np.int64(LOSE), -1
+    return rows, staying
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    count, _ = _expand_into(data, tier, local, out, state, child, moves, False)
     return count
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    return _expand_into(data, tier, local, out, state, child, moves, True)
 
 
 @jit
 def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: a piece of the player who just moved steps back to an
-    empty neighbouring point (captures leave the tier). Exact."""
+    empty neighbouring point (captures leave the tier). Exact. Parents are encoded
+    from the board's images (in ``state`` and ``other``), as ``expand`` encodes
+    children; each is given once (on a nearly symmetric board two un-moves may lead
+    to one stored position)."""
     board, neighbours = data.board, data.neighbours
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn
     mine = black if mover == 0 else white
     empty = ~(black | white)
+    board_images(board, black, state)
+    board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
@@ -201,12 +320,13 @@ def parents(data, tier, local, out, state, other):
         while sources:
             source = lowest_bit(sources)
             sources &= sources - 1
-            before = mine ^ (np.int64(1) << cell) ^ (np.int64(1) << source)
-            if mover == 0:
-                out[count] = encode_board(board, before, white, mover)[1] << 1
-            else:
-                out[count] = encode_board(board, black, before, mover)[1] << 1
+            black_change, white_change = _changes(
+                mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
+            out[count] = encode_changed(board, state, other, black_change, white_change,
+                                        mover, known)[1] << 1
             count += 1
+    if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
+        count = sort_unique(out, count)
     return count
 
 
@@ -217,8 +337,8 @@ def generate_moves(data, state, moves):
     black, white = code_masks(state, cells, BLACK, WHITE)
     mine, theirs = (black, white) if state[0] == 0 else (white, black)
     found = np.empty((moves.shape[0], 2), np.int64)
-    count = legal_moves(data.neighbours, data.path_start, data.path_cells, data.path_looped,
-                        mine, theirs, found)
+    count = legal_moves(data, mine, theirs, found, np.zeros(MAX_CIRCUITS, np.int64),
+                        np.zeros(MAX_CIRCUITS, np.int64))
     for k in range(count):
         moves[k] = found[k, 0] * cells + found[k, 1]
     return count
@@ -266,8 +386,7 @@ class Surakarta(PieceCountGame):
                "store one board per class of mirror images and rotations of the square"),
     )
     functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
-                              primitive, expand,
-                              terminal, parents)
+                              primitive, expand, terminal, parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 
     @staticmethod
@@ -300,11 +419,12 @@ class Surakarta(PieceCountGame):
             for dr, dc in DIRECTIONS:
                 if 0 <= row + dr < size and 0 <= col + dc < size:
                     neighbours[cell] |= np.int64(1) << ((row + dr) * size + col + dc)
-        self.data = SurakartaData(self.space.table, neighbours, *capture_paths(size))
+        self.data = SurakartaData(self.space.table, neighbours, *circuit_tables(size))
         self.state_size = 1 + cells
         self.max_moves = limit * (8 + limit)  # each piece: 8 steps, a capture per opposing piece
         self.max_parents = 8 * limit
         self.loopy = True
+        self.parents_are_distinct = True  # parents() counts a repeat once itself
         self.remoteness_bound = None
 
     def default_start(self) -> str:

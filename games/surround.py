@@ -1,6 +1,8 @@
 """Surround: two worms grow from their heads, one cell up, down, left or right onto an
 empty cell; the old head becomes body. A player who cannot grow on their turn loses.
 
+Rules: docs/RULES.md, section "Surround".
+
 Position ``(T row row ...)``: turn ``w``/``b``; cells ``w`` white head, ``o`` white
 body, ``b`` black head, ``x`` black body, ``-`` empty. ``--wormholes`` wraps the board
 at every edge.

@@ -69,6 +69,8 @@ def check_game(game: Game) -> str:
                     raise ContractError(f"{game.describe()}: expand differs from the composition of "
                                         f"the five functions at {where}: {count} {sorted(rows)} vs "
                                         f"{composed[0]} {sorted(composed[1])}")
+            if game.expand_leaving is not None:
+                _check_leaving(game, tier, local, count, rows, where)
             if count == 0 or count == -NONCANONICAL:
                 continue
             legal += 1
@@ -112,6 +114,26 @@ def check_game(game: Game) -> str:
             + (f", {unmoves:,} un-moves checked" if game.parents is not None else ""))
 
 
+def _check_leaving(game: Game, tier: int, local: int, count: int, rows, where: str) -> None:
+    """``expand_leaving`` agrees with ``expand``: the same moves out of the tier, and
+    the number of the others."""
+    width = max(game.max_moves, 1)
+    out = np.zeros((width, 4), np.int64)
+    state, child = np.zeros(game.state_size, np.int64), np.zeros(game.state_size, np.int64)
+    leaving, staying = (int(v) for v in game.expand_leaving(
+        game.data, tier, local, out, state, child, np.zeros(width, np.int64)))
+    if count <= 0:
+        expected = (count, "not in play")
+        got = (leaving, "not in play" if staying < 0 else f"{staying} staying")
+    else:
+        out_of_tier = sorted(row for row in rows if row[0] != tier)
+        expected = (out_of_tier, len({row[1:3] for row in rows if row[0] == tier}))
+        got = (sorted(tuple(int(v) for v in row) for row in out[:max(leaving, 0)]), staying)
+    if got != expected:
+        raise ContractError(f"{game.describe()}: expand_leaving differs from expand at {where}: "
+                            f"{got} vs {expected}")
+
+
 def _check_text_and_hash(game: Game, state: np.ndarray, tier: int, local: int, where: str) -> None:
     """The state of a legal, canonical index prints, parses back, and hashes to it."""
     text = game.format(state)
@@ -141,7 +163,11 @@ def _check_parents(game: Game, decided, preimage) -> int:
             raise ContractError(f"{game.describe()}: {count} parents of {_where(game, tier, local)}, "
                                 f"more than max_parents = {game.max_parents}")
         given = set()
-        for code in out[:count].tolist():
+        codes = out[:count].tolist()
+        if game.parents_are_distinct and len(set(codes)) != len(codes):
+            raise ContractError(f"{game.describe()}: parents_are_distinct, but the un-moves of "
+                                f"{_where(game, tier, local)} give one parent twice")
+        for code in codes:
             parent = code >> 1
             if not 0 <= parent < int(game.tier_sizes[tier]):
                 raise ContractError(f"{game.describe()}: the un-moves of {_where(game, tier, local)} "

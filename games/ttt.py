@@ -1,5 +1,7 @@
 """Tomorrow's Tic-Tac-Toe: players place x and o; k in a row wins (or loses, misère).
 
+Rules: docs/RULES.md, section "Tomorrow's Tic-Tac-Toe".
+
 Position ``(T row row ...)``: ``T`` is ``x`` or ``o``, rows top to bottom, cells
 ``x``, ``o``, ``-``. x always moves first, so x has as many marks as o (x to move)
 or one more (o to move): the turn follows from the board.

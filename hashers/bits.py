@@ -46,6 +46,14 @@ def _cttz(typingctx, x):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
 @jit(inline="always")
 def shift_down(mask: int, count: int) -> int:
     """``mask`` shifted down by ``count`` bits, zeros coming in at the top (also for
@@ -80,6 +88,16 @@ def popcount(mask: int) -> int:
 def lowest_bit(mask: int) -> int:
     """Index of the lowest set bit (64 for an empty mask)."""
     return _cttz(np.int64(mask))
+
+
+@jit(inline="always")
+def highest_bit(mask: int) -> int:
+    """Index of the highest set bit of a non-zero mask (63 for bit 63).
+
+    >>> highest_bit(0b10110), highest_bit(-1)
+    (4, 63)
+    """
+    return 63 - _ctlz(np.int64(mask))
 
 
 def _byte_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

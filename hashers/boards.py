@@ -39,17 +39,24 @@ from typing import Sequence
 
 import numpy as np
 
-from tiersolve.hashers.bits import deposit_bits, extract_bits, full_mask, permutation_tables, popcount, shift_down
-from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
+from tiersolve.hashers.bits import (
+    deposit_bits, extract_bits, full_mask, lowest_bit, permutation_tables, popcount, shift_down,
+)
+from tiersolve.hashers.combinations import SMALL_CELLS, rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.solver.jit import jit
 
 # Layout of the table: a header of these fields, then the arrays they point at.
 (CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
- ORBIT_FIXERS, IMAGES, IMAGE_BYTES, ORBIT_LOOKUP, HEADER) = range(14)
+ ORBIT_FIXERS, IMAGES, IMAGE_BYTES, ORBIT_LOOKUP, ORBIT_MASKS, UNRANK_AT, UNRANK_WIDTH,
+ CELL_IMAGES, HEADER) = range(18)
 #: Black-set counts with at most this many subsets get a direct rank -> orbit table
 #: (8 bytes a subset); larger ones are found by binary search.
 DIRECT_ORBITS = 1 << 22
+#: Subsets of k of m cells (m above SMALL_CELLS) unrank by one lookup in a table of
+#: their masks when there are at most this many (8 bytes each); else by a scan of
+#: the binomials, a cell at a time.
+DIRECT_UNRANK = 1 << 21
 # Each block row: black count, white count, tier, first index in the tier, white boards.
 BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS, BLOCK_WIDTH = range(6)
 
@@ -98,6 +105,20 @@ def _orbit_table(cells, black, images, group, ranks, fixers):
     return found
 
 
+@jit
+def _subset_masks(cells, count, masks):
+    """masks[r] = the subset of ``count`` of ``cells`` cells with colex rank r."""
+    for rank in range(masks.shape[0]):
+        masks[rank] = unrank_subset(rank, count, cells)
+
+
+@jit
+def _unrank_masks(cells, count, ranks, masks):
+    """masks[i] = the subset with colex rank ranks[i]."""
+    for i in range(ranks.shape[0]):
+        masks[i] = unrank_subset(ranks[i], count, cells)
+
+
 class BoardSpace:
     """The index space of two-colour boards with a turn (see the module docstring).
 
@@ -144,6 +165,28 @@ class BoardSpace:
                         (sum(tier_blocks[0]),))  # (b, w) per tier, or the number of pieces
         tier_first.append(len(rows))
         self.tiers = TierLayout(keys=keys, sizes=sizes)
+        # Direct unrank tables: of the black sets (without symmetry) and of the white
+        # sets among the cells each block's black set leaves free.
+        width = max(most_black, most_white) + 1
+        wanted = {(cells, b) for b, _, _, _, _ in rows} if not symmetries else set()
+        wanted |= {(cells - b, w) for b, w, _, _, _ in rows}
+        unrank_at = np.full((cells + 1) * width, -1, dtype=np.int64)
+        unranks, placed = [], 0
+        for m, k in sorted(wanted):
+            total = int(subset_count(m, k))
+            if m <= SMALL_CELLS or total > DIRECT_UNRANK:
+                continue
+            masks = np.empty(total, np.int64)
+            _subset_masks(m, k, masks)
+            unrank_at[m * width + k] = placed
+            unranks.append(masks)
+            placed += total
+        orbit_masks = [np.zeros(0, np.int64)]
+        if symmetries:
+            for b in range(most_black + 1):
+                masks = np.empty(len(ranks[b + 1]), np.int64)
+                _unrank_masks(cells, b, ranks[b + 1], masks)
+                orbit_masks.append(masks)
         # orbit_lookup[b]: where the direct rank -> orbit table of b black cells starts
         # (-1: binary search); the tables follow it
         lookup_start = np.full(most_black + 1, -1, dtype=np.int64)
@@ -156,18 +199,31 @@ class BoardSpace:
                 lookup_start[b] = filled
                 lookups.append(direct)
                 filled += total
+        # cell_images[c * group + g]: the mask of where symmetry g takes cell c, a row a
+        # cell (a change's images under every symmetry are read row by row); rows
+        # from ``cells`` to 64 are empty (a change of fewer cells reads one of them).
+        size = len(group) if symmetries else 1
+        cell_images = np.zeros(65 * size, dtype=np.int64)
+        for g, element in enumerate(group[:size]):
+            for cell, image in enumerate(element):
+                cell_images[cell * size + g] = np.uint64(1 << image).view(np.int64)
         parts = [block_of.ravel(), np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH).ravel(),
                  np.array(tier_first, dtype=np.int64), orbit_start, np.concatenate(ranks),
-                 np.concatenate(fixers), images.ravel(), lookup_start, *lookups]
+                 np.concatenate(fixers), images.ravel(), np.concatenate(orbit_masks), unrank_at,
+                 cell_images, lookup_start, *lookups, *unranks]
         header = np.zeros(HEADER, dtype=np.int64)
-        header[[CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, IMAGE_BYTES]] = \
-            [cells, len(group) if symmetries else 1, most_black + 1, most_white + 1, images.shape[1]]
+        header[[CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, IMAGE_BYTES, UNRANK_WIDTH]] = \
+            [cells, len(group) if symmetries else 1, most_black + 1, most_white + 1, images.shape[1],
+             width]
         start = HEADER
         for field, part in zip((BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
-                                ORBIT_FIXERS, IMAGES, ORBIT_LOOKUP), parts):
+                                ORBIT_FIXERS, IMAGES, ORBIT_MASKS, UNRANK_AT, CELL_IMAGES,
+                                ORBIT_LOOKUP), parts):
             header[field] = start
             start += len(part)
         lookup_start[lookup_start >= 0] += start  # absolute positions in the table
+        start += sum(len(part) for part in lookups)
+        unrank_at[unrank_at >= 0] += start
         self.table = np.concatenate([header, *parts]).astype(np.int64)
         self.blocks = np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH)
         self.block_of = block_of
@@ -248,6 +304,141 @@ def encode_board(table, black, white, turn):
 
 
 @jit(inline="always")
+def group_size(table):
+    """How many symmetries the index applies (1: none), identity included."""
+    return table[GROUP]
+
+
+@jit(inline="always")
+def board_images(table, mask, images):
+    """images[g] = the image of ``mask`` under every symmetry g of the index
+    (images[0] = mask); ``images`` holds at least ``group_size(table)`` entries."""
+    images[0] = mask
+    for g in range(1, table[GROUP]):
+        images[g] = _permute(table, mask, g)
+
+
+@jit(inline="always")
+def nearly_symmetric(table, mover_images, other_images, limit):
+    """Whether a symmetry other than the identity keeps one colour's set (images in
+    ``other_images``) and moves at most ``limit`` cells of the other's
+    (``mover_images``). Only then can two moves of one piece each (changing two cells
+    of the mover's set) lead to images of one board: c1 = g(c2) means
+    board xor g(board) = D1 xor g(D2), at most 4 cells. Without symmetries: never."""
+    for g in range(1, table[GROUP]):
+        if other_images[g] == other_images[0] and \
+                popcount(mover_images[g] ^ mover_images[0]) <= limit:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _change_rows(table, change):
+    """Where the rows of ``cell_images`` of a change of at most two cells start (an
+    empty row for a missing cell)."""
+    group = table[GROUP]
+    first = lowest_bit(change)  # 64 (an empty row) for no cell
+    second = lowest_bit(change & (change - 1))
+    return table[CELL_IMAGES] + first * group, table[CELL_IMAGES] + second * group
+
+
+@jit(inline="always")
+def canonical_black(table, black_images):
+    """(canonical black mask, the symmetries that give it, its orbit number) of the
+    black set whose images ``board_images`` gave: what ``encode_changed`` needs of a
+    board whose black set stays."""
+    black = black_images[0]
+    if table[GROUP] == 1:
+        return black, np.int64(1), rank_subset(black)
+    best = np.uint64(black)
+    fixers = np.int64(1)
+    for g in range(1, table[GROUP]):
+        image = np.uint64(black_images[g])
+        if image > best:
+            best = image
+            fixers = np.int64(1) << g
+        elif image == best:
+            fixers |= np.int64(1) << g
+    canonical = np.int64(best)
+    return canonical, fixers, _orbit_number(table, popcount(black), rank_subset(canonical))
+
+
+@jit(inline="always")
+def encode_changed(table, black_images, white_images, black_change, white_change, turn, known):
+    """``encode_board`` of the board whose black and white masks are those of
+    ``black_images[0]`` and ``white_images[0]`` with the cells of ``black_change`` and
+    ``white_change`` (at most two each) flipped (a piece that moved, one captured), given the images of
+    the unchanged board under every symmetry (``board_images``) and its
+    ``canonical_black`` (``known``, used when black stays): a move's child or an
+    un-move's parent costs a lookup a changed cell and symmetry, not a permutation of
+    the whole board.
+
+    >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=[[2, 1, 0, 5, 4, 3, 8, 7, 6]])
+    >>> black, white = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    >>> board_images(space.table, 0b000000001, black); board_images(space.table, 0b000010000, white)
+    >>> known = canonical_black(space.table, black)
+    >>> encode_changed(space.table, black, white, 0b000000011, 0, 1, known) == \\
+    ...     encode_board(space.table, 0b000000010, 0b000010000, 1)
+    True
+    """
+    group = table[GROUP]
+    cells = table[CELLS]
+    black = black_images[0] ^ black_change
+    white = white_images[0] ^ white_change
+    black_count = popcount(black)
+    white_count = popcount(white)
+    if black_count >= table[BLACK_LIMIT] or white_count >= table[WHITE_LIMIT]:
+        return -1, -1
+    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + white_count]
+    if block < 0:
+        return -1, -1
+    row = table[BLOCKS] + block * BLOCK_WIDTH
+    if black_change == 0:
+        canonical, fixers, black_set = known
+    elif group == 1:
+        canonical, fixers, black_set = black, np.int64(1), rank_subset(black)
+    else:
+        first, second = _change_rows(table, black_change)
+        best = np.uint64(0)
+        fixers = np.int64(0)
+        for g in range(group):
+            image = np.uint64(black_images[g] ^ table[first + g] ^ table[second + g])
+            if image > best:
+                best = image
+                fixers = np.int64(1) << g
+            elif image == best:
+                fixers |= np.int64(1) << g
+        canonical = np.int64(best)
+        black_set = _orbit_number(table, black_count, rank_subset(canonical))
+    if group == 1:
+        best_white = white
+    else:
+        first, second = _change_rows(table, white_change)
+        best_white_unsigned = np.uint64(0)
+        symmetries = fixers  # the symmetries that give the canonical black set: usually one
+        while symmetries:
+            g = lowest_bit(symmetries)
+            symmetries &= symmetries - 1
+            image = white_images[g] ^ table[first + g] ^ table[second + g]
+            best_white_unsigned = max(best_white_unsigned, np.uint64(image))
+        best_white = np.int64(best_white_unsigned)
+    white_rank = rank_subset(extract_bits(best_white, full_mask(cells) & ~canonical))
+    local = table[row + BLOCK_OFFSET] + \
+        ((black_set * table[row + BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
+    return table[row + BLOCK_TIER], local
+
+
+@jit(inline="always")
+def _unrank(table, rank, count, cells):
+    """The subset of ``count`` of ``cells`` cells with colex rank ``rank``: from the
+    table's direct unrank table if it has one, else by ``unrank_subset``."""
+    at = table[table[UNRANK_AT] + cells * table[UNRANK_WIDTH] + count]
+    if at >= 0:
+        return table[at + rank]
+    return unrank_subset(rank, count, cells)
+
+
+@jit(inline="always")
 def decode_board(table, tier, local):
     """(black, white, turn, canonical) of (tier, local); ``canonical`` is False for an
     index that is not its class's representative."""
@@ -266,14 +457,15 @@ def decode_board(table, tier, local):
     black_set = rest // white_boards
     white_rank = rest % white_boards
     if table[GROUP] == 1:
-        black = unrank_subset(black_set, black_count, cells)
+        black = _unrank(table, black_set, black_count, cells)
         fixers = 1
     else:
         at = table[table[ORBIT_START] + black_count] + black_set
-        black = unrank_subset(table[table[ORBIT_RANKS] + at], black_count, cells)
+        black = table[table[ORBIT_MASKS] + at]
         fixers = table[table[ORBIT_FIXERS] + at]
     free = full_mask(cells) & ~black
-    white = deposit_bits(unrank_subset(white_rank, table[row + BLOCK_WHITE], cells - black_count), free)
+    white = deposit_bits(_unrank(table, white_rank, table[row + BLOCK_WHITE], cells - black_count),
+                         free)
     canonical = True
     for g in range(1, table[GROUP]):
         if (fixers >> g) & 1 and rank_subset(extract_bits(_permute(table, white, g), free)) > white_rank:

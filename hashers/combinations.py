@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.hashers.bits import BYTE_POPCOUNT, MAX_CELLS, shift_down
+from tiersolve.hashers.bits import BYTE_POPCOUNT, MAX_CELLS, popcount, shift_down
 from tiersolve.solver.jit import jit
 
 
@@ -94,9 +94,13 @@ def rank_subset(mask: int) -> int:
     """Colex rank of the subset ``mask`` among the subsets of its size."""
     if shift_down(mask, SMALL_CELLS) == 0:
         return np.int64(SMALL_RANK[mask])
-    rank = 0
-    below = 0
-    position = 0
+    # The low 16 cells rank by one lookup; each higher byte adds what its cells
+    # contribute given how many cells lie below it.
+    low = mask & ((1 << SMALL_CELLS) - 1)
+    rank = np.int64(SMALL_RANK[low])
+    below = popcount(low)
+    mask = shift_down(mask, SMALL_CELLS)
+    position = SMALL_CELLS // 8
     while mask != 0:
         byte = mask & 255
         rank += RANK_BY_BYTE[position, below, byte]

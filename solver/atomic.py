@@ -3,6 +3,8 @@
 * ``atomic_decrement(array, index)``: decrements one element atomically (acquire and
   release) and returns its old value, so two threads counting down one position's
   moves never lose a step, and the one that reaches zero sees what the others wrote.
+* ``atomic_add(array, index, value)``: adds to one element atomically and returns its
+  old value: threads take the next range of work from a shared cursor.
 * ``store_release(array, index, value)`` and ``load_acquire(array, index)``: a loopy
   tier writes a position's remoteness first and then publishes its value with a
   release store; a thread that reads the value with an acquire load and sees the new
@@ -17,6 +19,9 @@
 >>> counts = np.array([3, 1], dtype=np.uint8)
 >>> int(_decrement_twice(counts)), counts.tolist()
 (3, [1, 1])
+>>> cursor = np.zeros(1, dtype=np.int64)
+>>> int(_take(cursor, 5)), int(_take(cursor, 5)), cursor.tolist()
+(0, 5, [10])
 >>> values = np.zeros(2, dtype=np.uint8)
 >>> int(_publish(values, 1, 4)), values.tolist()
 (4, [0, 4])
@@ -45,6 +50,17 @@ def atomic_decrement(typingctx, array, index):
         return builder.atomic_rmw("sub", pointer, one, "acq_rel")
 
     return array.dtype(array, index), codegen
+
+
+@intrinsic
+def atomic_add(typingctx, array, index, value):
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        pointer = _element_pointer(context, builder, array_type, args[0], args[1])
+        amount = context.cast(builder, args[2], signature.args[2], array_type.dtype)
+        return builder.atomic_rmw("add", pointer, amount, "acq_rel")
+
+    return array.dtype(array, index, value), codegen
 
 
 def _element_pointer(context, builder, array_type, array, index):
@@ -93,6 +109,12 @@ def _decrement_twice(counts):
     old = atomic_decrement(counts, 0)
     atomic_decrement(counts, 0)
     return old
+
+
+@jit
+def _take(cursor, amount):
+    """Doctest helper."""
+    return atomic_add(cursor, 0, amount)
 
 
 @jit

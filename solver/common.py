@@ -63,6 +63,7 @@ class SolvableGame(Protocol):
     remoteness_bound: int | None
     expand: Callable
     expand_counts_references: bool
+    expand_leaving: Callable | None
     parents: Callable | None
     sweep_level: Callable | None
     sweep_levels: int
@@ -90,6 +91,7 @@ PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the t
 TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
 LEVEL_OUT_OF_RANGE = 9        # sweep_level gave a level outside 0..sweep_levels-1
 LEVEL_NOT_HIGHER = 10         # a leveled sweep's move inside the tier does not raise the level
+UNMOVES_DISAGREE = 11         # moves and un-moves into a tier's undecided positions differ
 
 class ContractFailure(Exception):
     """A kernel met a contract failure; carries its failure array (the driver turns it
@@ -232,6 +234,25 @@ def scratch(state_size, max_moves):
 
 
 @jit(inline="always")
+def sort_unique(buffer, count):
+    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
+    returns the number of distinct entries."""
+    for i in range(1, count):
+        item = buffer[i]
+        j = i - 1
+        while j >= 0 and buffer[j] > item:
+            buffer[j + 1] = buffer[j]
+            j -= 1
+        buffer[j + 1] = item
+    distinct = 0
+    for i in range(count):
+        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
+            buffer[distinct] = buffer[i]
+            distinct += 1
+    return distinct
+
+
+@jit(inline="always")
 def as_seen_by_parent(value: int, same_mover: int) -> int:
     """A child's value for the parent's mover: flipped unless the same player moves again."""
     if same_mover != 0:
@@ -287,5 +308,5 @@ __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
     "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar",
-    "PhaseLine", "announced", "expanding", "report_failure", "scratch", "tier_summary",
+    "PhaseLine", "announced", "expanding", "report_failure", "scratch", "sort_unique", "tier_summary",
 ]

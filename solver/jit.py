@@ -186,15 +186,17 @@ def inlined(function: Callable) -> Callable:
     return _inlined[function]
 
 
-def _binding_names(bindings: dict[str, Callable]) -> tuple[tuple[str, str], ...]:
-    """What identifies the bound functions: their names and where they are defined."""
+def _binding_names(bindings: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What identifies the bound functions (their names and where they are defined)
+    and constants (their values)."""
     return tuple((name, f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', repr(f))}")
                  for name, f in sorted(bindings.items()))
 
 
 def specialise(template: Callable, label: str, *, refcounts: bool = True,
-               **bindings: Callable) -> Callable:
-    """Compile ``template`` with the names in ``bindings`` bound to the given functions.
+               **bindings: Any) -> Callable:
+    """Compile ``template`` with the names in ``bindings`` bound to the given functions
+    (or constants, e.g. a flag that removes a branch at compile time).
 
     ``template`` is a plain Python function that calls, for example, ``expand(...)``
     as a global; ``specialise(template, "ttt", expand=ttt_expand)`` returns a cached

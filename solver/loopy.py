@@ -1,7 +1,7 @@
 """The loopy kernel: retrograde analysis inside one LOOPY tier, lean and threaded.
 
 Moves that leave the tier lead to tiers solved before it; moves inside it may form
-cycles. The tier is solved exactly as RULES.md defines values, in four phases:
+cycles. The tier is solved exactly as docs/RULES.md defines values, in four phases:
 
 1. **Start.** Every position is expanded once. Primitives get their value with
    remoteness 0. A position's moves out of the tier are settled from the solved child
@@ -14,37 +14,50 @@ cycles. The tier is solved exactly as RULES.md defines values, in four phases:
 2. **WIN and LOSE, level by level.** Level r holds the positions decided with
    remoteness r. Their in-tier parents are generated: a parent for which the child
    is a loss becomes a WIN in r + 1; for any other parent the count of moves not yet
-   known to lose drops by one (an atomic decrement, so threads may share a tier),
-   and at zero the parent becomes a LOSE in max(r + 1, its level from step 1).
-   Within a level every update commutes, so the result is the least fixed point
-   (every WIN is forceable in finitely many moves) and does not depend on the
-   number of threads.
+   known to lose drops by one, and at zero the parent becomes a LOSE in
+   max(r + 1, its level from step 1). Within a level every update commutes, so the
+   result is the least fixed point (every WIN is forceable in finitely many moves)
+   and does not depend on the number of threads.
 3. **TIE** spreads level by level from tied positions to the open positions that
    have a move to them (or a tied move out of the tier), remoteness 1 + the least.
 4. **DRAW**: every position still open.
 
 Parents come from the game's un-move generator (``parents``), as chess tablebase
-generators do. A game without one is solved by *value iteration*: each level
-expands the open positions again and reads their children (slower, no parents
-needed). Neither stores a reverse edge.
+generators do. A level costs its own positions, not the tier's:
+
+* **Frontier by blocks.** Every block of 64 positions keeps the lowest level at which
+  one of its positions has work (``due``, 2 bytes a block); a level visits only the
+  blocks due at it, and threads take blocks from a shared cursor.
+* **Updates in two steps** (propagation blocking). Threads *generate* the parents of
+  the level's positions into their own buffers, sorted by bucket (a range of the
+  tier small enough to stay in cache); then each bucket's updates are *applied* by
+  one thread. No update needs an atomic operation, and the parents' counters are
+  read and written a cache-sized bucket at a time instead of at random over the
+  tier. A level whose updates overflow the buffers takes several rounds.
+
+A game without un-moves is solved by *value iteration*: each level expands the open
+positions again and reads their children (slower, no parents needed).
 
 Memory: 4 bytes per position of the tier (value 1, remoteness 2, move counter 1;
-2 for games with more than 255 moves), plus the solved child tiers' records. At the
-end the remoteness array is turned in place into the tier's records.
+2 for games with more than 255 moves), 2 bytes per block of 64, the update buffers
+(an eighth of a byte a position a thread, between 16 and 64 MB a thread), plus the
+solved child tiers' records.
+At the end the remoteness array is turned in place into the tier's records.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.solver.atomic import atomic_decrement, load_acquire, load_at, store_release
+from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_release
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
-    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, as_seen_by_parent, child_problem,
-    conclude, expanding, first_failure, no_failure, report_failure, scratch, tally,
+    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, UNMOVES_DISAGREE, as_seen_by_parent,
+    child_problem,
+    conclude, expanding, first_failure, no_failure, report_failure, scratch, sort_unique, tally,
 )
-from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
     DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN, pack_record, record_none,
     unpack_remoteness, unpack_value,
@@ -64,6 +77,23 @@ WIN_PENDING = 253
 #: Returned as "next level" when nothing is left to do.
 NO_LEVEL = 1 << 62
 
+#: Positions per block of the frontier (a power of two: block = local >> BLOCK_BITS).
+BLOCK_BITS = 6
+#: ``due`` of a block with nothing left to do in the current phase.
+NO_DUE = 0xFFFF
+#: Blocks a thread takes from the shared cursor at a time.
+GRAB_BLOCKS = 64
+#: Updates a generating thread buffers before they are applied (8 bytes each, twice):
+#: at most UPDATE_CAPACITY, at least MIN_UPDATE_CAPACITY (fewer, fuller rounds: each
+#: round applies a bucket's updates at once), else one per 128 positions of the tier
+#: (an eighth of a byte a position a thread).
+UPDATE_CAPACITY = 1 << 22
+MIN_UPDATE_CAPACITY = 1 << 20
+#: The most buckets of a tier (fewer, larger ones for very large tiers), and the least
+#: positions in one (2**12).
+MAX_BUCKETS = 1024
+MIN_BUCKET_BITS = 12
+
 
 @jit(inline="always")
 def _is_open(value):
@@ -71,35 +101,9 @@ def _is_open(value):
 
 
 @jit(inline="always")
-def _sort_unique(buffer, count):
-    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
-    returns the number of distinct entries."""
-    for i in range(1, count):
-        item = buffer[i]
-        j = i - 1
-        while j >= 0 and buffer[j] > item:
-            buffer[j + 1] = buffer[j]
-            j -= 1
-        buffer[j + 1] = item
-    distinct = 0
-    for i in range(count):
-        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
-            buffer[distinct] = buffer[i]
-            distinct += 1
-    return distinct
-
-
-@jit(inline="always")
-def _decide(values, remoteness, position, value, distance):
-    """Give a position its value: remoteness first, then the value is published."""
-    remoteness[position] = distance
-    store_release(values, position, value)
-
-
-@jit(inline="always")
 def _inside_moves(out, count, tier, size, inside, failure, local):
-    """Collect the distinct in-tier children ``(child << 1) | same_mover`` of one
-    expanded position into ``inside``; returns how many (-1 after a failure)."""
+    """Collect the in-tier children ``(child << 1) | same_mover`` of one expanded
+    position into ``inside`` and return how many distinct ones (-1 after a failure)."""
     found = 0
     for k in range(count):
         if out[k, CHILD_TIER] != tier:
@@ -110,27 +114,72 @@ def _inside_moves(out, count, tier, size, inside, failure, local):
             return -1
         inside[found] = (child << 1) | out[k, CHILD_SAME_MOVER]
         found += 1
-    return _sort_unique(inside, found)
+    return sort_unique(inside, found)
+
+
+@jit(inline="always")
+def _event(value, distance, tie_phase):
+    """The level at which a position has work in a phase (NO_DUE if none): a decided
+    WIN/LOSE (or one due to be settled) in phase 2, a TIE (or one due) in phase 3."""
+    if distance == NO_REMOTENESS:
+        return NO_DUE
+    if tie_phase:
+        if value == TIE or value == OPEN_NOT_LOSING:
+            return distance
+        return NO_DUE
+    if value == WIN or value == LOSE or value == WIN_PENDING:
+        return distance
+    return NO_DUE
+
+
+@jit(inline="always")
+def _block_due(values, remoteness, base, top, after, tie_phase):
+    """The lowest level above ``after`` at which a position of base..top-1 has work."""
+    due = NO_DUE
+    for local in range(base, top):
+        event = _event(values[local], np.int64(remoteness[local]), tie_phase)
+        if after < event < due:
+            due = event
+    return due
+
+
+@jit(inline="always")
+def _blocks_due(values, remoteness, due, lo, hi, tie_phase):
+    """Set ``due`` of the blocks of lo..hi-1 (lo a block boundary; hi one, or the
+    tier's end) from scratch; returns the lowest (NO_LEVEL if none)."""
+    first = NO_LEVEL
+    for block in range(lo >> BLOCK_BITS, (hi + (1 << BLOCK_BITS) - 1) >> BLOCK_BITS):
+        base = block << BLOCK_BITS
+        level = _block_due(values, remoteness, base, min(base + (1 << BLOCK_BITS), hi), -1,
+                           tie_phase)
+        due[block] = level
+        if level != NO_DUE:
+            first = min(first, np.int64(level))
+    return first
 
 
 def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness, counters,
-           counter_limit, failure, buffers):
-    """Template, phase 1 over local indices lo..hi-1 (child tiers' records are read
-    through ``addresses``; ``record_like`` is an array of their dtype). Returns the
-    lowest remoteness of a position decided WIN/LOSE or WIN_PENDING (the first level
-    with work)."""
+           due, counter_limit, failure, buffers):
+    """Template, phase 1 over local indices lo..hi-1 (block boundaries; child tiers'
+    records are read through ``addresses``; ``record_like`` is an array of their
+    dtype). Sets the blocks' ``due``; returns the first level with work. With
+    ``LEAVING`` (a constant bound at compile time) the game's ``expand_leaving``
+    gives the moves out of the tier and only counts the others."""
     out, state, child, moves, inside = buffers
     like = record_like[0]
-    first_level = NO_LEVEL
     size = sizes[tier]
     for local in range(lo, hi):
         counters[local] = 0
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
-        if count <= 0:  # illegal (0), or primitive / non-canonical with code -count
+        if LEAVING:  # noqa: F821 (bound: the game has expand_leaving)
+            count, staying = expand_leaving(data, tier, local, out, state, child, moves)  # noqa: F821
+            in_play = staying >= 0
+        else:
+            count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+            staying = 0
+            in_play = count > 0
+        if not in_play:  # illegal (0), or primitive / non-canonical with code -count
             values[local] = -count
             remoteness[local] = 0 if count < 0 and -count != NONCANONICAL else NO_REMOTENESS
-            if count < 0 and (-count == WIN or -count == LOSE):
-                first_level = 0
             continue
         best_win = np.int64(NO_REMOTENESS)
         best_tie = np.int64(NO_REMOTENESS)
@@ -161,31 +210,199 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
                 distance = np.int64(unpack_remoteness(record))
             best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
                                                           worst_lose, draws)
-        distinct = _inside_moves(out, count, tier, size, inside, failure, local) if problem == 0 else -1
-        if distinct < 0:
+        if problem != 0:
+            found = -1
+        elif LEAVING:  # noqa: F821
+            found = staying
+        else:
+            found = _inside_moves(out, count, tier, size, inside, failure, local)
+        if found < 0:
             values[local] = ILLEGAL
             remoteness[local] = NO_REMOTENESS
             continue
-        if distinct > counter_limit:
-            report_failure(failure, TOO_MANY_MOVES, local, tier, distinct)
-            distinct = counter_limit
-        counters[local] = distinct
+        if found > counter_limit:
+            report_failure(failure, TOO_MANY_MOVES, local, tier, found)
+            found = counter_limit
+        counters[local] = found
         # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
-        if distinct == 0:  # every move leaves the tier: decided now
+        if found == 0:  # every move leaves the tier: decided now
             values[local], remoteness[local] = conclude(best_win, best_tie, worst_lose, draws,
                                                         np.int64(NO_REMOTENESS))
-            if values[local] == WIN or values[local] == LOSE:
-                first_level = min(first_level, np.int64(remoteness[local]))
         elif best_win < NO_REMOTENESS:
             values[local], remoteness[local] = WIN_PENDING, best_win + 1
-            first_level = min(first_level, best_win + 1)
         elif best_tie < NO_REMOTENESS or draws:
             values[local] = OPEN_NOT_LOSING
             remoteness[local] = best_tie + 1 if best_tie < NO_REMOTENESS else NO_REMOTENESS
         else:
             values[local], remoteness[local] = OPEN, worst_lose + 1
-    return first_level
+    return _blocks_due(values, remoteness, due, lo, hi, 0)
 
+
+def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, cursor, resume,
+              raw, ordered, offsets, bucket_bits, failure, buffers):
+    """Template, one round of a level: take blocks due at ``level`` from the shared
+    ``cursor``, settle their positions due now (WIN_PENDING -> WIN, or in the tie
+    phase OPEN_NOT_LOSING -> TIE), generate the in-tier parents of every position
+    decided at ``level`` into ``raw`` as ``(parent << 1) | good`` (good: the child is a
+    loss for the parent's mover), and recompute each finished block's ``due``. Stops
+    early when ``raw`` could overflow (``resume`` = [block, end of the blocks taken,
+    next position of the block, finished]); then sorts the updates by bucket into
+    ``ordered``, ``offsets[k]`` being where bucket k starts. Returns how many."""
+    out, state, other = buffers
+    size = values.shape[0]
+    blocks = due.shape[0]
+    room = raw.shape[0] - out.shape[0]
+    filled = 0
+    block, end, next_local = resume[0], resume[1], resume[2]
+    while True:
+        if block >= end:
+            block = atomic_add(cursor, 0, GRAB_BLOCKS)
+            if block >= blocks:
+                block = end = blocks
+                resume[3] = 1
+                break
+            end = min(block + GRAB_BLOCKS, blocks)
+            next_local = block << BLOCK_BITS
+        if due[block] != level:
+            block += 1
+            next_local = block << BLOCK_BITS
+            continue
+        base = block << BLOCK_BITS
+        top = min(base + (1 << BLOCK_BITS), size)
+        full = False
+        for local in range(next_local, top):
+            value = values[local]
+            if np.int64(remoteness[local]) != level:
+                continue
+            if tie_phase:
+                if value == OPEN_NOT_LOSING:
+                    value = TIE
+                    values[local] = TIE
+                elif value != TIE:
+                    continue
+            else:
+                if value == WIN_PENDING:
+                    value = WIN
+                    values[local] = WIN
+                elif value != WIN and value != LOSE:
+                    continue
+            if filled > room:
+                next_local = local
+                full = True
+                break
+            count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+            if not distinct:
+                count = sort_unique(out, count)
+            for p in range(count):
+                parent = out[p] >> 1
+                if parent < 0 or parent >= size:
+                    report_failure(failure, PARENT_OUT_OF_RANGE, local, tier, parent)
+                    continue
+                good = 0
+                if not tie_phase and as_seen_by_parent(value, out[p] & 1) == WIN:
+                    good = 1
+                raw[filled] = (parent << 1) | good
+                filled += 1
+        if full:
+            break
+        due[block] = _block_due(values, remoteness, base, top, level, tie_phase)
+        block += 1
+        next_local = block << BLOCK_BITS
+    resume[0], resume[1], resume[2] = block, end, next_local
+    _by_bucket(raw, filled, ordered, offsets, bucket_bits)
+    return filled
+
+
+@jit(inline="always")
+def _by_bucket(raw, filled, ordered, offsets, bucket_bits):
+    """Counting sort of raw[:filled] by bucket (parent >> bucket_bits) into ordered;
+    offsets[k]..offsets[k+1] is bucket k's part."""
+    buckets = offsets.shape[0] - 1
+    for k in range(buckets + 1):
+        offsets[k] = 0
+    shift = bucket_bits + 1
+    for i in range(filled):
+        offsets[(raw[i] >> shift) + 1] += 1
+    for k in range(buckets):
+        offsets[k + 1] += offsets[k]
+    for i in range(filled):
+        k = raw[i] >> shift
+        ordered[offsets[k]] = raw[i]
+        offsets[k] += 1
+    for k in range(buckets, 0, -1):  # back to where each bucket starts
+        offsets[k] = offsets[k - 1]
+    offsets[0] = 0
+
+
+@jit
+def _apply(level, tie_phase, values, remoteness, counters, due, ordered, offsets, bucket_bits,
+           first, last, final):
+    """Apply the generated updates of buckets first..last-1 (this call alone owns
+    them): a child decided at ``level`` counts its parent's moves down, and decides
+    the parent (WIN or TIE at level + 1, or LOSE when its last move loses). A parent
+    whose win or tie out of the tier is due at ``level`` itself, in a block not yet
+    visited in this level's rounds, is decided at ``level``: when the block is
+    visited, it is spread then. With
+    ``final`` (the level's last round), returns the lowest ``due`` of those buckets'
+    blocks: the next level with work there; else NO_LEVEL.
+
+    Every decided child counts its parent down, whatever the parent's state, so at
+    the end a counter above zero means a move to a position never decided (a draw,
+    or a broken game's illegal index). A counter already at zero belongs to a parent
+    with no move inside the tier (an illegal or finished position that an un-move
+    generator may give): it is left alone."""
+    for row in range(ordered.shape[0]):
+        for i in range(offsets[row, first], offsets[row, last]):
+            parent = ordered[row, i] >> 1
+            left = counters[parent]
+            if left == 0:
+                continue
+            left -= 1
+            counters[parent] = left
+            current = values[parent]
+            if not _is_open(current):
+                continue
+            decided = np.int64(-1)
+            if tie_phase:
+                values[parent] = TIE
+                decided = level + 1
+                if current == OPEN_NOT_LOSING:  # a tie out of the tier may be due now
+                    decided = min(decided, np.int64(remoteness[parent]))
+            elif ordered[row, i] & 1:
+                values[parent] = WIN
+                decided = level + 1
+                if current == WIN_PENDING:  # a win out of the tier may be due now
+                    decided = min(decided, np.int64(remoteness[parent]))
+            elif left == 0 and current == OPEN:  # every move inside the tier loses
+                values[parent] = LOSE
+                decided = max(level + 1, np.int64(remoteness[parent]))
+            if decided >= 0:
+                remoteness[parent] = decided
+                block = parent >> BLOCK_BITS
+                if decided < due[block]:
+                    due[block] = decided
+    if not final:
+        return NO_LEVEL
+    lowest = NO_LEVEL
+    per_bucket = 1 << (bucket_bits - BLOCK_BITS)
+    for block in range(first * per_bucket, min(last * per_bucket, due.shape[0])):
+        if due[block] != NO_DUE and due[block] < lowest:
+            lowest = np.int64(due[block])
+    return lowest
+
+
+@jit
+def _open_to_ties(lo, hi, values, remoteness, due):
+    """Before phase 3: OPEN positions forget their LOSE level (they have no tie out of
+    the tier), and the blocks' ``due`` now counts ties. Returns the first level with
+    ties to spread."""
+    for local in range(lo, hi):
+        if values[local] == OPEN:
+            remoteness[local] = NO_REMOTENESS
+    return _blocks_due(values, remoteness, due, lo, hi, 1)
+
+
+# -- value iteration: games without an un-move generator ----------------------------
 
 @jit
 def _settle_pending(lo, hi, level, values, remoteness, pending, settled):
@@ -198,75 +415,18 @@ def _settle_pending(lo, hi, level, values, remoteness, pending, settled):
 
 @jit(inline="always")
 def _due_later(value, distance, level, tie_phase):
-    """Does this position give work at a level above ``level``: decided at that level
-    (WIN/LOSE in phase 2, TIE in phase 3) or due to be settled then?"""
-    if distance <= level or distance == NO_REMOTENESS:
-        return False
-    if tie_phase:
-        return value == TIE or value == OPEN_NOT_LOSING
-    return value == WIN or value == LOSE or value == WIN_PENDING
-
-
-def _spread_from_parents(data, tier, lo, hi, level, tie_phase, values, remoteness, counters,
-                         failure, buffers):
-    """Template, one level of phase 2 (``tie_phase`` 0) or 3 (1) over lo..hi-1, with the
-    game's un-move generator. Returns the next level with work (NO_LEVEL if none)."""
-    out, state, other = buffers
-    size = values.shape[0]
-    next_level = NO_LEVEL
-    for local in range(lo, hi):
-        value = load_acquire(values, local)
-        distance = np.int64(remoteness[local])
-        if _is_open(value) or distance != level or \
-                not (value == TIE if tie_phase else (value == WIN or value == LOSE)):
-            if _due_later(value, distance, level, tie_phase):
-                next_level = min(next_level, distance)
-            continue
-        count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
-        count = _sort_unique(out, count)
-        for p in range(count):
-            parent = out[p] >> 1
-            if parent < 0 or parent >= size:
-                report_failure(failure, PARENT_OUT_OF_RANGE, local, tier, parent)
-                continue
-            found = _update_parent(values, remoteness, counters, parent, value, out[p] & 1,
-                                   level, tie_phase)
-            next_level = min(next_level, found)
-    return next_level
-
-
-@jit(inline="always")
-def _update_parent(values, remoteness, counters, parent, child_value, same_mover, level, tie_phase):
-    """Apply one decided child (of remoteness ``level``) to an in-tier parent; returns
-    the level at which the parent was decided, or NO_LEVEL.
-
-    Every child decided in phase 2 or 3 counts its parent's counter down, whatever
-    the parent's state, so at the end a counter above zero means a move to a
-    position never decided (a draw, or a broken game's illegal index). A WIN is
-    published before the count, so the thread whose count reaches zero sees it."""
-    current = load_acquire(values, parent)
-    decided = NO_LEVEL
-    if tie_phase:
-        if _is_open(current):
-            _decide(values, remoteness, parent, TIE, level + 1)
-            decided = level + 1
-        atomic_decrement(counters, parent)
-        return decided
-    good = as_seen_by_parent(child_value, same_mover) == WIN
-    if good and _is_open(current):
-        _decide(values, remoteness, parent, WIN, level + 1)
-        decided = level + 1
-    if atomic_decrement(counters, parent) == 1 and not good and \
-            load_acquire(values, parent) == OPEN:  # every move inside the tier loses
-        decided = max(level + 1, np.int64(remoteness[parent]))
-        _decide(values, remoteness, parent, LOSE, decided)
-    return decided
+    """Does this position give work at a level above ``level``?"""
+    event = _event(value, distance, tie_phase)
+    return event != NO_DUE and event > level
 
 
 def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remoteness, counters,
                          failure, buffers):
     """Template, one level of phase 2 or 3 without an un-move generator: every open
-    position is expanded again and decided from its children decided by ``level``."""
+    position is expanded again and decided from its children decided by ``level``.
+    Positions decided here are written at once, remoteness first, then the value with
+    a release store: a thread that sees the value (an acquire load) sees the
+    remoteness, ``level + 1``, and skips the child (it is above ``level``)."""
     out, state, child, moves, inside = buffers
     size = values.shape[0]
     next_level = NO_LEVEL
@@ -301,27 +461,46 @@ def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remotenes
             if mine == LOSE:
                 losing += 1
         if losing == -1:
-            _decide(values, remoteness, local, TIE if tie_phase else WIN, level + 1)
+            remoteness[local] = level + 1
+            store_release(values, local, TIE if tie_phase else WIN)
             next_level = min(next_level, level + 1)
         elif not tie_phase and value == OPEN and distinct > 0 and losing == distinct:
             decided = max(level + 1, np.int64(remoteness[local]))
-            _decide(values, remoteness, local, LOSE, decided)
+            remoteness[local] = decided
+            store_release(values, local, LOSE)
             next_level = min(next_level, decided)
     return next_level
 
 
-@jit
-def _open_to_ties(lo, hi, values, remoteness):
-    """Before phase 3: OPEN positions forget their LOSE level (they have no tie out of
-    the tier). Returns the first level with ties to spread."""
-    first = NO_LEVEL
+# -- the end of a tier ---------------------------------------------------------------
+
+def _count_undecided_moves(data, tier, lo, hi, distinct, values, counters, failure, buffers):
+    """Template: the moves inside the tier to positions never decided, counted twice:
+    by their sources (the counters left above zero after phases 2 and 3) minus by
+    their targets (the legal parents, with a counter above zero, of every position
+    left open or found a draw when the tier started, from the un-move generator). A move to an illegal or non-canonical
+    index counts only on the first side, so the total over the tier is zero unless
+    the game broke its contract (then ``_check_undecided_moves`` finds the move).
+    Draws cost one un-move generation each, instead of an ``expand`` of every
+    position with a move to a draw."""
+    out, state, other = buffers
+    size = values.shape[0]
+    difference = 0
     for local in range(lo, hi):
         value = values[local]
-        if value == OPEN:
-            remoteness[local] = NO_REMOTENESS
-        elif (value == TIE or value == OPEN_NOT_LOSING) and remoteness[local] != NO_REMOTENESS:
-            first = min(first, np.int64(remoteness[local]))
-    return first
+        if value == ILLEGAL or value == NONCANONICAL:
+            continue
+        difference += np.int64(counters[local])
+        if not _is_open(value) and value != DRAW:  # a draw from the start never spreads
+            continue
+        count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+        if not distinct:
+            count = sort_unique(out, count)
+        for p in range(count):
+            parent = out[p] >> 1
+            if 0 <= parent < size and counters[parent] > 0:
+                difference -= 1
+    return difference
 
 
 def _check_undecided_moves(data, tier, lo, hi, values, counters, failure, buffers):
@@ -364,17 +543,38 @@ def _to_records(lo, hi, values, remoteness, none, failure):
     return longest
 
 
+# -- the driver side -------------------------------------------------------------------
+
+@jit
+def _no_expand_leaving(data, tier, local, out, state, child, moves):
+    """Stands in for ``expand_leaving`` in games without it (never called)."""
+    return np.int64(0), np.int64(-1)
+
+
 def kernels_for(game):
-    """The game's compiled loopy kernels: (start, spread, check). Each takes its
-    scratch arrays (``buffers``) from the caller; those that expand positions are
-    compiled by ``solver.common.expanding``, as the bottom-up kernel's loop is."""
-    start = expanding(_start, game)
+    """The game's compiled loopy kernels: (start, spread, check); ``spread`` generates
+    parents with the game's un-moves, or, for a game without, is the value
+    iteration. Each takes its scratch arrays (``buffers``) from the caller. The
+    kernels that run the game's functions are compiled without reference counting
+    (``solver.common.expanding``): a game's ``expand`` and ``parents`` allocate nothing."""
+    leaving = getattr(game, "expand_leaving", None)
+    start = specialise(_start, game.kernel_label, refcounts=game.expand_counts_references,
+                       expand=inlined(game.expand),
+                       expand_leaving=inlined(leaving or _no_expand_leaving),
+                       LEAVING=leaving is not None)
     check = expanding(_check_undecided_moves, game)
-    if game.parents is not None:  # un-move generators may copy arrays, which counts references
-        spread = specialise(_spread_from_parents, game.kernel_label, parents=game.parents)
+    if game.parents is not None:
+        spread = specialise(_generate, game.kernel_label, refcounts=False,
+                            parents=inlined(game.parents))
     else:
         spread = expanding(_spread_by_iteration, game)
     return start, spread, check
+
+
+def counting_kernel_for(game):
+    """The game's ``_count_undecided_moves`` (games with an un-move generator)."""
+    return specialise(_count_undecided_moves, game.kernel_label, refcounts=False,
+                      parents=inlined(game.parents))
 
 
 def buffers(game, spread: bool = False) -> tuple[np.ndarray, ...]:
@@ -396,6 +596,37 @@ def bytes_per_position(game) -> int:
     return 1 + 2 + counter_type(game).itemsize
 
 
+def distinct_parents(game) -> bool:
+    """Whether the game promises that its un-moves never give one parent twice (the
+    solver then does not sort them)."""
+    return bool(getattr(game, "parents_are_distinct", False))
+
+
+def bucket_bits(size: int) -> int:
+    """log2 of the positions in an update bucket of a tier of ``size`` positions: at
+    least 2**MIN_BUCKET_BITS, at most MAX_BUCKETS buckets."""
+    bits = MIN_BUCKET_BITS
+    while (size >> bits) >= MAX_BUCKETS:
+        bits += 1
+    return bits
+
+
+def update_capacity(game, size: int) -> int:
+    """Updates one generating thread buffers per round (see UPDATE_CAPACITY)."""
+    return max(min(UPDATE_CAPACITY, max(MIN_UPDATE_CAPACITY, size >> 7)),
+               4 * max(game.max_parents, 1) + 64)
+
+
+def work_bytes(game, size: int, threads: int) -> int:
+    """Memory a loopy tier of ``size`` positions takes while it is solved on
+    ``threads`` threads: its arrays, the blocks' ``due`` and the update buffers."""
+    own = size * bytes_per_position(game) + 2 * (-(-size >> BLOCK_BITS))
+    if game.parents is None:
+        return own
+    buckets = -(-size >> bucket_bits(size))
+    return own + threads * (16 * update_capacity(game, size) + 8 * (buckets + 1))
+
+
 def warm_up(game, records_type: np.dtype) -> None:
     """Compile (or load) the kernels for child records of ``records_type``."""
     start, spread, check = kernels_for(game)
@@ -403,63 +634,155 @@ def warm_up(game, records_type: np.dtype) -> None:
     values = np.zeros(1, np.uint8)
     remoteness = np.zeros(1, np.uint16)
     counters = np.zeros(1, counter_type(game))
+    due = np.zeros(1, np.uint16)
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
     start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
-          remoteness, counters, 1, failure, buffers(game))
-    spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game, spread=True))
+          remoteness, counters, due, 1, failure, buffers(game))
+    if game.parents is not None:
+        updates = np.zeros((1, 8), np.int64)
+        offsets = np.zeros((1, 2), np.int64)
+        spread(game.data, 0, 0, 0, False, values, remoteness, due, np.ones(1, np.int64),
+               np.zeros(4, np.int64), updates[0], updates[0], offsets[0], 12, failure,
+               buffers(game, spread=True))
+        _apply(0, 0, values, remoteness, counters, due, updates, offsets, 12, 0, 0, False)
+    else:
+        spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
+        _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
     check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
-    _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
-    _open_to_ties(0, 0, values, remoteness)
+    if game.parents is not None:
+        counting_kernel_for(game)(game.data, 0, 0, 0, False, values, counters, failure,
+                                  buffers(game, spread=True))
+    _open_to_ties(0, 0, values, remoteness, due)
     _to_records(0, 0, values, remoteness, 8191, failure)
 
 
-def solve_tier(game, tier: int, addresses: np.ndarray, chunks: list[tuple[int, int]],
-               records_type: np.dtype):
+def block_chunks(size: int, threads: int, smallest: int) -> list[tuple[int, int]]:
+    """[lo, hi) ranges covering 0..size-1 for the linear phases, on block boundaries:
+    about four a thread, none smaller than ``smallest`` (rounded up to a block)."""
+    block = 1 << BLOCK_BITS
+    step = max(smallest, -(-size // (4 * threads)))
+    step = -(-step // block) * block
+    return [(lo, min(lo + step, size)) for lo in range(0, size, step)]
+
+
+def solve_tier(game, tier: int, addresses: np.ndarray, threads: int, records_type: np.dtype,
+               smallest_chunk: int = 1 << 16):
     """The phases of one loopy tier as a generator: it yields lists of calls
     ``(kernel, args)`` that may run on any threads at once, is sent the list of their
     results, and returns ``(records, largest remoteness)``. Raises ContractFailure.
 
-    ``chunks`` split the tier's local indices into ranges; ``addresses[tier]`` stays
-    0 (a loopy tier reads itself through its work arrays)."""
+    The linear phases run in chunks of at least ``smallest_chunk`` positions;
+    ``addresses[tier]`` stays 0 (a loopy tier reads itself through its work arrays)."""
     start, spread, check = kernels_for(game)
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     size = int(sizes[tier])
     values = np.empty(size, np.uint8)
     remoteness = np.empty(size, np.uint16)
     counters = np.empty(size, counter_type(game))
+    due = np.empty(-(-size >> BLOCK_BITS), np.uint16)
     limit = int(np.iinfo(counters.dtype).max)
-    failures = [no_failure() for _ in chunks]
+    distinct = distinct_parents(game)
+    chunks = block_chunks(size, threads, smallest_chunk)
 
-    def run(kernel, *args, game_args=True, scratch_of=None):
-        """One call per chunk; the results, after checking for contract failures.
-        ``scratch_of()`` gives each call its scratch arrays."""
-        calls = [(kernel, ((game.data, tier, lo, hi) if game_args else (lo, hi)) + args + (failure,)
-                  + ((scratch_of(),) if scratch_of is not None else ()))
-                 for (lo, hi), failure in zip(chunks, failures)]
+    def checked(calls, failures):
+        """Run one batch; its results, after checking for contract failures."""
         results = yield calls
         failed = first_failure(failures)
         if failed is not None:
             raise ContractFailure(failed)
         return results
 
-    levels = yield from run(start, addresses, sizes, np.zeros(1, records_type), values,
-                            remoteness, counters, limit, scratch_of=lambda: buffers(game))
-    for tie_phase, pending, settled in ((0, WIN_PENDING, WIN), (1, OPEN_NOT_LOSING, TIE)):
-        if tie_phase:
-            levels = yield [(_open_to_ties, (lo, hi, values, remoteness)) for lo, hi in chunks]
-        level = min(levels)
-        while level < NO_LEVEL:
-            yield [(_settle_pending, (lo, hi, level, values, remoteness, pending, settled))
-                   for lo, hi in chunks]
-            levels = yield from run(spread, level, tie_phase, values, remoteness, counters,
-                                    scratch_of=lambda: buffers(game, spread=True))
-            level = min(levels)
+    failures = [no_failure() for _ in chunks]
+    levels = yield from checked(
+        [(start, (game.data, tier, lo, hi, addresses, sizes, np.zeros(1, records_type), values,
+                  remoteness, counters, due, limit, failure, buffers(game)))
+         for (lo, hi), failure in zip(chunks, failures)], failures)
+    if game.parents is not None:
+        yield from _levels_by_parents(game, tier, spread, threads, distinct, values, remoteness,
+                                      counters, due, chunks, min(levels), checked)
+    else:
+        yield from _levels_by_iteration(game, tier, spread, values, remoteness, counters, due,
+                                        chunks, min(levels), checked)
+        failures = [no_failure() for _ in chunks]
     if game.parents is not None:  # value iteration has read every open position's moves
-        yield from run(check, values, counters, scratch_of=lambda: buffers(game))
-    del counters
-    longest = yield from run(_to_records, values, remoteness, record_none(records_type),
-                             game_args=False)
+        counting = counting_kernel_for(game)
+        failures = [no_failure() for _ in chunks]
+        differences = yield from checked(
+            [(counting, (game.data, tier, lo, hi, distinct, values, counters, failure,
+                         buffers(game, spread=True)))
+             for (lo, hi), failure in zip(chunks, failures)], failures)
+        if sum(differences) != 0:  # a move leads to an illegal index: find it
+            failures = [no_failure() for _ in chunks]
+            yield from checked([(check, (game.data, tier, lo, hi, values, counters, failure,
+                                         buffers(game)))
+                                for (lo, hi), failure in zip(chunks, failures)], failures)
+            failure = no_failure()  # no such move: the un-moves miss some moves, or add some
+            failure[:] = (UNMOVES_DISAGREE, 0, tier, sum(differences))
+            raise ContractFailure(failure)
+    del counters, due
+    failures = [no_failure() for _ in chunks]
+    longest = yield from checked([(_to_records, (lo, hi, values, remoteness,
+                                                 record_none(records_type), failure))
+                                  for (lo, hi), failure in zip(chunks, failures)], failures)
     del values
     records = remoteness if records_type == remoteness.dtype else remoteness.astype(records_type)
     return records, int(max(longest, default=0))
+
+
+def _levels_by_parents(game, tier, generate, threads, distinct, values, remoteness, counters, due,
+                       chunks, level, checked):
+    """Phases 2 and 3 with the un-move generator: per level, rounds of a generate
+    batch (one call a thread) and an apply batch (one call per range of buckets)."""
+    size = values.shape[0]
+    bits = bucket_bits(size)
+    buckets = -(-size >> bits)
+    capacity = update_capacity(game, size)
+    raw = np.empty((threads, capacity), np.int64)
+    ordered = np.empty((threads, capacity), np.int64)
+    offsets = np.zeros((threads, buckets + 1), np.int64)
+    resume = np.zeros((threads, 4), np.int64)
+    cursor = np.zeros(1, np.int64)
+    scratches = [buffers(game, spread=True) for _ in range(threads)]
+    step = -(-buckets // min(buckets, 8 * threads))
+    ranges = [(first, min(first + step, buckets)) for first in range(0, buckets, step)]
+    for tie_phase in (0, 1):
+        if tie_phase:
+            level = min((yield [(_open_to_ties, (lo, hi, values, remoteness, due))
+                                for lo, hi in chunks]))
+        while level < NO_LEVEL:
+            cursor[0] = 0
+            resume[:] = 0
+            while True:
+                failures = [no_failure() for _ in range(threads)]
+                yield from checked(
+                    [(generate, (game.data, tier, level, tie_phase, distinct, values, remoteness,
+                                 due, cursor, resume[t], raw[t], ordered[t], offsets[t], bits,
+                                 failures[t], scratches[t]))
+                     for t in range(threads)], failures)
+                final = bool(resume[:, 3].all())
+                levels = yield [(_apply, (level, tie_phase, values, remoteness, counters, due,
+                                          ordered, offsets, bits, first, last, final))
+                                for first, last in ranges]
+                if final:
+                    break
+            level = min(levels)
+
+
+def _levels_by_iteration(game, tier, iterate, values, remoteness, counters, due, chunks, level,
+                         checked):
+    """Phases 2 and 3 by value iteration: each level settles what is due and expands
+    every open position again."""
+    for tie_phase, pending, settled in ((0, WIN_PENDING, WIN), (1, OPEN_NOT_LOSING, TIE)):
+        if tie_phase:
+            level = min((yield [(_open_to_ties, (lo, hi, values, remoteness, due))
+                                for lo, hi in chunks]))
+        while level < NO_LEVEL:
+            yield [(_settle_pending, (lo, hi, level, values, remoteness, pending, settled))
+                   for lo, hi in chunks]
+            failures = [no_failure() for _ in chunks]
+            levels = yield from checked(
+                [(iterate, (game.data, tier, lo, hi, level, tie_phase, values, remoteness,
+                            counters, failure, buffers(game)))
+                 for (lo, hi), failure in zip(chunks, failures)], failures)
+            level = min(levels)

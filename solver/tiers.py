@@ -41,6 +41,7 @@ from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
     CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
     FAIL_LOCAL, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
+    UNMOVES_DISAGREE,
     SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
     progress_bar, tier_summary,
 )
@@ -154,12 +155,13 @@ def leveled(game: SolvableGame, tier: int, threads: int = 2) -> bool:
             and tier_type(game, tier) == TierType.SWEEP)
 
 
-def work_bytes(game: SolvableGame, tier: int) -> int:
-    """Memory a tier takes while it is solved (its own arrays; a leveled sweep's
-    levels are counted, as on several threads)."""
+def work_bytes(game: SolvableGame, tier: int, threads: int = 2) -> int:
+    """Memory a tier takes while it is solved on ``threads`` threads (its own arrays;
+    a leveled sweep's levels are counted, as on several threads; a loopy tier's
+    frontier and update buffers)."""
     size = int(game.tier_sizes[tier])
     if tier_type(game, tier) == TierType.LOOPY:
-        return size * loopy.bytes_per_position(game)
+        return loopy.work_bytes(game, size, threads)
     levels = np.dtype(bottom_up.LEVEL_TYPE).itemsize if leveled(game, tier) else 0
     return size * (records_type(game).itemsize + levels)
 
@@ -176,10 +178,10 @@ def estimate_peak_bytes(game: SolvableGame, threads: int | None = None,
         while plan.ready and len(running) < threads:
             tier = plan.ready[0]
             held = sum(running.values()) + sum(sizes[t] for t in resident) * record_bytes
-            if running and budget is not None and held + work_bytes(game, tier) > budget:
+            if running and budget is not None and held + work_bytes(game, tier, threads) > budget:
                 break
             plan.start()
-            running[tier] = work_bytes(game, tier)
+            running[tier] = work_bytes(game, tier, threads)
             peak = max(peak, held + running[tier])
         tier = next(iter(running))
         del running[tier]
@@ -365,7 +367,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
 
     def held_bytes() -> int:
         return sum(records.nbytes for records in resident.values()) + \
-            sum(work_bytes(game, r.tier) for r in running.values())
+            sum(work_bytes(game, r.tier, threads) for r in running.values())
 
     def start(tier: int, reads: list[int]) -> None:
         addresses = np.zeros(len(sizes), dtype=np.int64)
@@ -379,8 +381,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
         size = int(sizes[tier])
         kind = tier_type(game, tier)
         if kind == TierType.LOOPY:
-            step = max(LOOPY_CHUNK, -(-size // (4 * threads)))
-            steps = loopy.solve_tier(game, tier, addresses, chunks_of(size, step), dtype)
+            steps = loopy.solve_tier(game, tier, addresses, threads, dtype, LOOPY_CHUNK)
         elif leveled(game, tier, threads):
             step = max(CHUNK, -(-size // (8 * threads)))
             steps = _leveled_sweep(game, tier, addresses, chunks_of(size, step), dtype)
@@ -443,7 +444,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
             while plan.ready and len(running) < threads:
                 candidate = plan.ready[0]
                 if running and budget is not None and \
-                        held_bytes() + work_bytes(game, candidate) > budget:
+                        held_bytes() + work_bytes(game, candidate, threads) > budget:
                     break
                 start(*plan.start())
             if not pending:
@@ -499,6 +500,10 @@ def describe_failure(game: SolvableGame, tier: int, failure: np.ndarray) -> str:
                              f"beyond the tier's {_size(game, tier):,} positions",
         TOO_MANY_MOVES: f"{where} has {child} distinct moves inside its tier, more than the "
                         "move counters hold",
+        UNMOVES_DISAGREE: f"the moves into the positions of tier {_tier_text(game, tier)} left "
+                          f"undecided and the un-moves from them differ by {child}: the "
+                          "un-move generator misses or adds parents (games.tester.check_game "
+                          "names one on a small board)",
     }
     return f"{game.name}: contract broken: {messages.get(kind, f'failure {kind} at {where}')}"
 

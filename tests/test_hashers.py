@@ -209,3 +209,99 @@ def test_region_rearranger_is_a_bijection_with_its_orders(region):
                                 assert rank_region_board(a & ~(1 << src) | 1 << dst, b, region, backwards) > rank
                             if b >> src & 1 and dst > src and (region[1] | region[2]) >> dst & 1:
                                 assert rank_region_board(a, b & ~(1 << src) | 1 << dst, region, backwards) > rank
+
+
+def _board_space(cells, counts, symmetric, monkeypatch=None, direct_unrank=None):
+    """A BoardSpace of a rows x cols board (its mirrors and turns if ``symmetric``),
+    a tier per (black, white) count."""
+    from tiersolve.hashers import boards
+    from tiersolve.hashers.symmetry import grid_symmetries
+    rows, cols = cells
+    if direct_unrank is not None:
+        monkeypatch.setattr(boards, "DIRECT_UNRANK", direct_unrank)
+    symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=rows == cols) \
+        if symmetric else []
+    return boards.BoardSpace(rows * cols, [[bw] for bw in counts], symmetries)
+
+
+@pytest.mark.parametrize("symmetric", [False, True], ids=["plain", "symmetry"])
+def test_direct_unrank_tables_decode_as_the_binomial_scan_does(monkeypatch, symmetric):
+    """Boards of more than 16 cells decode through tables of subset masks; the same
+    space without them (every subset unranked by scanning binomials) decodes every
+    index alike, and every canonical index encodes back to itself."""
+    from tiersolve.hashers.boards import decode_board, encode_board
+    counts = [(1, 1), (2, 1), (1, 3), (3, 2)]
+    fast = _board_space((5, 5), counts, symmetric)
+    slow = _board_space((5, 5), counts, symmetric, monkeypatch, direct_unrank=0)
+    assert fast.table.size > slow.table.size  # the tables are there, and only in one
+
+    @jit
+    def disagreements(fast_table, slow_table, tier, size):
+        wrong = 0
+        for local in range(size):
+            black, white, turn, canonical = decode_board(fast_table, tier, local)
+            if (black, white, turn, canonical) != decode_board(slow_table, tier, local):
+                wrong += 1
+            elif canonical and encode_board(fast_table, black, white, turn) != (tier, local):
+                wrong += 1
+        return wrong
+
+    for tier, size in enumerate(fast.tiers.sizes):
+        assert disagreements(fast.table, slow.table, tier, size) == 0
+
+
+@pytest.mark.parametrize("shape, counts, symmetric", [
+    ((5, 5), [(4, 4), (3, 4), (4, 3)], True),
+    ((5, 5), [(4, 4), (3, 4), (4, 3)], False),
+    ((6, 6), [(3, 3), (2, 3), (3, 2)], True),
+    ((4, 5), [(4, 4), (3, 4), (4, 3)], True),
+    ((8, 8), [(3, 3), (2, 3), (3, 2)], True),   # bit 63 is a cell
+])
+def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symmetric):
+    """A piece of either colour moved to an empty cell, or a black piece moved onto a
+    white one (a capture): the index from the board's images equals the board's."""
+    from tiersolve.hashers.boards import (
+        board_images, canonical_black, decode_board, encode_board, encode_changed,
+    )
+    space = _board_space(shape, counts, symmetric)
+    cells = shape[0] * shape[1]
+
+    @jit
+    def mismatches(table, tier, size, cells, seed):
+        np.random.seed(seed)
+        black_images = np.zeros(8, np.int64)
+        white_images = np.zeros(8, np.int64)
+        wrong = 0
+        tried = 0
+        for _ in range(4000):
+            black, white, turn, canonical = decode_board(table, tier, np.random.randint(0, size))
+            if not canonical:
+                continue
+            board_images(table, black, black_images)
+            board_images(table, white, white_images)
+            known = canonical_black(table, black_images)
+            empty = ~(black | white) & ((np.int64(1) << cells) - 1) if cells < 64 else ~(black | white)
+            for kind in range(3):
+                pick = np.random.randint(0, 64)
+                source = black if kind != 1 else white
+                target = empty if kind != 2 else white
+                a, b = source, target
+                for _ in range(pick % max(popcount(source), 1)):
+                    a &= a - 1
+                for _ in range(pick % max(popcount(target), 1)):
+                    b &= b - 1
+                moved = (a & -a) | (b & -b)
+                black_change = moved if kind != 1 else 0
+                white_change = moved if kind == 1 else (b & -b if kind == 2 else 0)
+                if kind == 2 and popcount(white) < 2:
+                    continue
+                got = encode_changed(table, black_images, white_images, black_change,
+                                     white_change, 1 - turn, known)
+                want = encode_board(table, black ^ black_change, white ^ white_change, 1 - turn)
+                tried += 1
+                if got != want:
+                    wrong += 1
+        return wrong, tried
+
+    wrong, tried = mismatches(space.table, 0, space.tiers.sizes[0], cells, 7)
+    assert tried > 3000 and wrong == 0

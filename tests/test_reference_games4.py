@@ -1,7 +1,7 @@
 """Self-checks of the plain-Python reference games clobber, domineering,
 breakthrough and knightthrough (tests/reference/*.py).
 
-These modules are written from ../shared/RULES.md only; the tests here check
+These modules are written from docs/RULES.md only; the tests here check
 them against hand-worked positions and a few published results, using a small
 memoised minimax that implements the value/remoteness rules of RULES.md
 ("Values and remoteness") for acyclic games.

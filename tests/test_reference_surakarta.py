@@ -1,7 +1,7 @@
 """Self-checks of the plain-Python reference Surakarta (tests/reference/surakarta.py).
 
 The expected circuits, capture lists and move lists below are worked out by
-hand from ../shared/RULES.md ("Surakarta") and the seed text; points are
+hand from docs/RULES.md ("Surakarta") and the original description; points are
 ``(row, col)`` counted from the top-left corner.  A second, geometric walker
 (cell by cell with a direction, turning through the corner loops at the board
 edge) cross-checks the module's circuit-sequence captures on many random

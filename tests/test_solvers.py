@@ -209,6 +209,13 @@ def reference(game):
     return {s: r for s, r in reference_solve(game, legal).items() if not isinstance(s, tuple)}
 
 
+def tiny_rounds(monkeypatch):
+    """Update buffers with room for one position's parents, and buckets of one block:
+    every level of a loopy tier takes a round per position it spreads."""
+    monkeypatch.setattr(loopy, "update_capacity", lambda game, size: max(game.max_parents, 1) + 1)
+    monkeypatch.setattr(loopy, "MIN_BUCKET_BITS", 6)
+
+
 def variety(seed):
     return {"same_mover_share": 0.3 if seed % 2 else 0.0, "terminal_share": 0.2 if seed % 3 else 0.0}
 
@@ -222,7 +229,9 @@ def test_random_acyclic_tiers(seed):
 
 @pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
 @pytest.mark.parametrize("seed", range(10))
-def test_random_loopy_tiers(seed, use_parents):
+def test_random_loopy_tiers(monkeypatch, seed, use_parents):
+    if seed % 2:  # room for one position's parents: a round ends after every position
+        tiny_rounds(monkeypatch)
     game = GraphGame.random(100 + seed, [80, 150, 120], loopy=True, use_parents=use_parents,
                             **variety(seed))
     values, remoteness, stats = solved(game)
@@ -257,6 +266,7 @@ def test_random_graphs_cover_every_value():
 @pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
 def test_loopy_results_do_not_depend_on_the_number_of_threads(monkeypatch, use_parents):
     monkeypatch.setattr(tiers, "LOOPY_CHUNK", 16)  # many chunks per phase, shared by threads
+    tiny_rounds(monkeypatch)  # and rounds that end at other places with 1 and 2 threads
     for seed in range(4):
         game = GraphGame.random(200 + seed, [300, 600], loopy=True, use_parents=use_parents,
                                 **variety(seed))
@@ -297,6 +307,29 @@ def test_a_move_into_an_illegal_position_of_the_same_loopy_tier_is_refused(use_p
     game.rebuild()
     with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to <node 12> "
                                           r"\(index 2 of tier 1\), which the game marks illegal"):
+        solved(game)
+
+
+def test_a_draw_found_when_its_tier_starts_is_counted_as_a_draw():
+    """Node 2's only move leaves its tier for a draw (nodes 0 and 1 move to each
+    other), so it is a draw from the start and never spread; node 3 moves to it. The
+    final count of moves into undecided positions includes node 2's parents."""
+    game = GraphGame([2, 2], [[(1, 0)], [(0, 0)], [(0, 0)], [(2, 0)]], [UNDECIDED] * 4, {0, 1})
+    assert solved(game)[0].tolist() == [DRAW] * 4
+
+
+def test_un_moves_that_miss_a_parent_of_a_draw_are_refused():
+    """Nodes 0 and 1 move to each other (draws) and node 2 moves to node 1 (a draw);
+    the un-moves of node 1 leave node 2 out. Drawn positions' moves are counted from
+    both ends after the levels, and the counts differ."""
+    game = GraphGame([3], [[(1, 0)], [(0, 0)], [(1, 0)]], [UNDECIDED] * 3, {0})
+    assert solved(game)[0].tolist() == [DRAW, DRAW, DRAW]  # unbroken: fine
+    parent_starts, parent_list = game.data[6].copy(), game.data[7].copy()
+    assert parent_list[parent_starts[1]:parent_starts[2]].tolist() == [0 << 1, 2 << 1]
+    parent_list[parent_starts[1] + 1] = 0 << 1  # node 2's un-move gives node 0 again
+    game.data = (*game.data[:7], parent_list, game.data[8])
+    with pytest.raises(SolverError, match=r"tier 0 left undecided and the un-moves from them "
+                                          r"differ by 1: the un-move generator misses or adds"):
         solved(game)
 
 
@@ -432,6 +465,13 @@ def test_only_the_tiers_needed_stay_in_memory():
 
 
 def test_loopy_memory_is_four_bytes_a_position_plus_records():
-    game = make_game("knightsdance", rows=4, cols=4)
+    """Value, remoteness and move counter, plus the frontier's blocks and the update
+    buffers (at least 16 MB a thread, at most an eighth of a byte a position a thread
+    above that): under 4.3 bytes a position for a tier of a billion."""
+    game = make_game("knightsdance", rows=8, cols=8)
     assert loopy.bytes_per_position(game) == 4
-    assert tiers.estimate_peak_bytes(game, 2) == 4 * game.size
+    assert tiers.estimate_peak_bytes(game, 2) == loopy.work_bytes(game, game.size, 2)
+    buffers = 2 * 16 * loopy.MIN_UPDATE_CAPACITY
+    assert loopy.work_bytes(game, game.size, 2) == 4 * game.size + game.size // 32 + buffers + \
+        2 * 8 * (-(-game.size >> loopy.bucket_bits(game.size)) + 1)
+    assert 4 * 10**9 < loopy.work_bytes(game, 10**9, 2) < 4.3 * 10**9

@@ -32,7 +32,7 @@ database does not suggest (the guidance only ever leaves wins out, it never adds
 one), and the search is bounded by a node and a time limit (``finished`` says
 whether it ran out). Remoteness is the position game's.
 
-Board configurations are boards only: the turn is not part of one (the seed's words),
+Board configurations are boards only: the turn is not part of one (docs/RULES.md),
 and the history holds every board from its first position on, the current one
 included, so a move that gives back the same board always loses. A board with fewer
 markers than the current one can never come back (an insertion never removes a

@@ -64,9 +64,17 @@ def solve_all(name, options, start_texts):
 
     Returns ``{canonical text: (value, remoteness)}`` with value in "win",
     "lose", "tie", "draw" and remoteness an int (``None`` for "draw").
+    The answer is kept for the session: several test modules compare their own
+    solvers against the same small boards, and the reference is slow.
     """
-    game = make_game(name, **(options or {}))
-    starts = [game.parse(t) for t in start_texts]
-    result = solve(game, starts)
-    fmt = game.format
-    return {fmt(s): v for s, v in result.items()}
+    key = (name, tuple(sorted((options or {}).items())), tuple(sorted(start_texts)))
+    if key not in _SOLVED:
+        game = make_game(name, **(options or {}))
+        starts = [game.parse(t) for t in start_texts]
+        result = solve(game, starts)
+        fmt = game.format
+        _SOLVED[key] = {fmt(s): v for s, v in result.items()}
+    return _SOLVED[key]
+
+
+_SOLVED: dict = {}

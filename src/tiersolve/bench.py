@@ -12,7 +12,7 @@ memory per position, and file size per position. Each case is built in a fresh p
                                        # 1 vs 2 threads on one tier, without the build
     tiersolve bench --acyclic                        # every acyclic game, positions/s
     tiersolve bench --loopy                          # the loopy games' targets, positions/s
-    tiersolve bench --huge                           # Domineering 6x6, Konane 6x6 reachable (hours)
+    tiersolve bench --huge                           # the landmark databases (hours)
     tiersolve bench --plan "loa --rows 5 --cols 5"   # plans only: no build
     tiersolve bench --reachable                      # databases of what play reaches
     tiersolve bench --cluster                        # in-process against a local Dask cluster
@@ -92,9 +92,20 @@ LOOPY_CASES = [
     "pousse --size 4",
     "knightsdance --rows 8 --cols 8",
 ]
-#: Builds of hours (``--huge``): every position of 6x6 Domineering, 16 GB at its peak,
-#: and what play reaches from 6x6 Konane's start.
-HUGE_CASES = ["domineering --rows 6 --cols 6 --symmetry", "konane --rows 6 --cols 6 --reachable"]
+#: Builds of many minutes to hours (``--huge``): every position of 6x6 Domineering
+#: (16 GB at its peak), what play reaches from 6x6 Konane's start, and the landmark
+#: loopy and Breakthrough databases (docs/BENCHMARKS.md gives each one's figures).
+HUGE_CASES = [
+    "domineering --rows 6 --cols 6 --symmetry",
+    "konane --rows 6 --cols 6 --reachable",
+    "loa --rows 5 --cols 5 --symmetry",
+    "loa --rows 6 --cols 6 --max-pieces 4 --symmetry",
+    "surakarta --size 5 --max-pieces 6 --symmetry",
+    "surakarta --size 6 --max-pieces 4 --symmetry",
+    "surakarta --size 6 --max-pieces 4",
+    "breakthrough --rows 6 --cols 4",
+    "breakthrough --rows 5 --cols 5 --symmetry",
+]
 #: Domineering in-process and on a local Dask cluster of 2 workers (``--cluster``).
 CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
                  for rows in (5, 6) for symmetry in ("", " --symmetry")

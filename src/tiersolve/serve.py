@@ -177,7 +177,7 @@ def position_answer(served: Served, position: Any) -> dict[str, Any]:
         moves = db.moves(position)
     except PositionError as error:
         raise _position_error(error) from None
-    return {"game": served.summary["description"], "position": record.position,
+    return {"game": db.game.describe(), "position": record.position,
             "value": record.value, "remoteness": record.remoteness,
             "moves": [move_dict(m) for m in moves]}
 
@@ -301,6 +301,9 @@ def _marker(game, position: str, choice: dict[str, Any]) -> str:
     grid = game.grid(game.parse(position)) or []
     (r1, c1) = cells[0]
     if grid and grid[r1][c1] == EMPTY:  # nothing moves from there: a piece is placed on both
+        # shortened at both ends, so that dominoes in a line show as separate bars
+        dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
+        x1, y1, x2, y2 = round(x1 + dx), round(y1 + dy), round(x2 - dx), round(y2 - dy)
         return (f'<g {attributes}>{title}<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                 f'stroke="{colour}" stroke-opacity="0.85" stroke-width="{BOARD_CELL * 0.28:.0f}" '
                 f'stroke-linecap="round"/></g>')
@@ -315,6 +318,10 @@ def board_with_moves(game, position: str, caption: str, choices: list[dict[str, 
     from tiersolve.board import board_svg
 
     svg = board_svg(game, position, caption)
+    # a viewBox lets the page scale the picture to its room
+    size = re.match(r'<svg xmlns="[^"]+" width="(\d+)" height="(\d+)"', svg)
+    if size:
+        svg = svg.replace(">", f' viewBox="0 0 {size[1]} {size[2]}">', 1)
     markers = [_marker(game, position, choice) for choice in choices]
     for choice, marker in zip(choices, markers):
         choice["on_board"] = bool(marker)

@@ -131,7 +131,7 @@ function drawChart(trail) {
   add("text", { x: left - 6, y: y(highest) + 4, "text-anchor": "end" }, String(highest));
   if (hasDraw) add("text", { x: left - 6, y: y(null) + 4, "text-anchor": "end" }, "draw");
   add("text", { x: (left + width) / 2, y: height - 4, "text-anchor": "middle" }, "moves played");
-  add("text", { x: 4, y: 12 }, "remoteness");
+  add("text", { x: left + 6, y: 12 }, "remoteness");
   if (trail.length > 1) {
     add("polyline", { points: trail.map((p, i) => `${x(i)},${y(p.remoteness)}`).join(" "),
                       fill: "none", stroke: "#bbb", "stroke-width": 2 });

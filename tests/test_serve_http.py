@@ -51,7 +51,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 #: Without these, Chromium waits for the network the machine does not have.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--window-size=1200,900"]
+                  "--disable-sync", "--window-size=1200,1000"]
 
 
 class Server:
@@ -101,12 +101,14 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(database, tmp_path_factory):
-    """A server over ttt_3x3 and 1210 in a folder that also holds a link to a database
+    """A server over ttt_3x3, ttt_3x3_diagonal and 1210 (docs/SERVE.md's) in a folder that also holds a link to a database
     outside it and a file that is no database."""
     base = tmp_path_factory.mktemp("serve")
     folder = base / "db"
     folder.mkdir()
     shutil.copy(database("ttt", rows=3, cols=3).path, folder / "ttt_3x3.h5")
+    shutil.copy(database("ttt", rows=3, cols=3, diagonal=True).path,
+                folder / "ttt_3x3_diagonal.h5")
     shutil.copy(database("1210").path, folder / "1210.h5")
     shutil.copy(database("1210").path, base / "outside.h5")
     (folder / "escape.h5").symlink_to(base / "outside.h5")
@@ -153,9 +155,9 @@ HOSTILE = [
     ("GET", "/../secret.txt", None, 404, "no such path"),
     ("GET", "/api//etc/passwd?position=(x)", None, 404, "no such path"),
     ("GET", "/api/%2Fetc%2Fpasswd?position=(x)", None, 404, "no such path"),
-    ("GET", "/api/escape?position=(L 0)", None, 404, "no database named 'escape'"),
-    ("GET", "/api/outside?position=(L 0)", None, 404, "no database named 'outside'"),
-    ("GET", "/api/ttt_3x3.h5?position=(L 0)", None, 404, "no database named 'ttt_3x3.h5'"),
+    ("GET", "/api/escape?position=(L%200)", None, 404, "no database named 'escape'"),
+    ("GET", "/api/outside?position=(L%200)", None, 404, "no database named 'outside'"),
+    ("GET", "/api/ttt_3x3.h5?position=(L%200)", None, 404, "no database named 'ttt_3x3.h5'"),
     ("GET", "/api/ttt_3x3?position=" + "x" * 50_000, None, 413, "over the limit"),
     ("POST", "/api/ttt_3x3/lookup", json.dumps(["x" * (1 << 20)]).encode(), 413, "over the limit"),
     ("POST", "/api/ttt_3x3/lookup", json.dumps(["(x --- --- ---)"] * 100_000).encode(), 413,
@@ -191,9 +193,9 @@ def test_hostile_requests_get_the_documented_errors_and_open_no_file(server):
     assert status == 200 and json.loads(answer)["value"] == "tie"  # still answering
     time.sleep(0.5)
     assert server.opened(mark) == []
-    everything = " ".join(server.opened())
-    assert "outside.h5" not in everything and "secret" not in everything and \
-        "passwd" not in everything
+    base = server.folder.parent
+    forbidden = {str(base / "outside.h5"), str(base / "secret.txt"), "/etc/passwd"}
+    assert not [path for path in server.opened() if path.strip("'\"b") in forbidden]
 
 
 def _browser(tmp_path):
@@ -216,7 +218,7 @@ def test_the_page_in_a_browser(server, database, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    db = database("ttt", rows=3, cols=3)
+    db = database("ttt", rows=3, cols=3, diagonal=True)
     driver = _browser(tmp_path)
     wait = WebDriverWait(driver, 60)
 
@@ -238,20 +240,20 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         driver.get(server.url + "/")
         wait.until(lambda d: "(L 0)" in status())  # the first database, 1210: no board
         assert page()["on board"] == [] and set(page()["listed"]) == {"+1", "+2"}
-        Select(driver.find_element(By.ID, "database")).select_by_value("ttt_3x3")
+        Select(driver.find_element(By.ID, "database")).select_by_value("ttt_3x3_diagonal")
         wait.until(lambda d: status().startswith("(x --- --- ---) · x to move: tie in 9"))
         start = page()
         assert len(start["listed"]) == 9 and start["on board"] == sorted(start["listed"])
-        assert start["points"] == 1 and "db=ttt_3x3" in start["url"]
+        assert start["points"] == 1 and "db=ttt_3x3_diagonal" in start["url"]
         # click b2 on the board
-        driver.find_element(By.CSS_SELECTOR, '#board .move-marker[data-move="b2"] circle').click()
+        driver.find_element(By.CSS_SELECTOR, '#board .move-marker[data-move="b2"]').click()
         wait.until(lambda d: status().startswith("(o --- -x- ---) · o to move: tie in 8"))
         after = page()
         assert after["listed"] == {m.move: m.value for m in db.moves("(o --- -x- ---)")}
         assert set(after["listed"].values()) == {"tie", "lose"}  # corners tie, edges lose
         assert after["on board"] == sorted(after["listed"]) and after["points"] == 2
         assert "move=b2" in after["url"] and "position=%28o+---+-x-+---%29" in after["url"]
-        # o blunders on an edge (from the list); x's winning moves show green
+        # o plays an edge (from the list), which loses: x's winning moves show green
         driver.find_element(By.CSS_SELECTOR, '#moves button[data-move="b3"]').click()
         wait.until(lambda d: status().startswith("(x -o- -x- ---) · x to move: win in"))
         assert "win" in page()["listed"].values() and page()["points"] == 3

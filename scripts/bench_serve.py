@@ -19,6 +19,10 @@ The library's answers come from ``open_database`` in this process (``lookup`` an
 ``moves``), serialised with orjson as the server does. The positions are random:
 the ends of random games of random length from the start, all distinct.
 
+Three runs: single positions and batches from a server that computes every answer
+(``--cache 0``), then single positions again from a server that keeps its answers
+(the default, ``--cache``), once each has been asked (the verification pass).
+
     tiersolve build domineering --rows 5 --cols 5 --quiet
     python scripts/bench_serve.py db/domineering_5x5.h5                 # 2 workers, 10 s each
     python scripts/bench_serve.py db/domineering_5x5.h5 --workers 1 --seconds 5 --json
@@ -142,11 +146,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(path: Path, workers: int) -> tuple[subprocess.Popen, int]:
+def start_server(path: Path, workers: int, cache: int) -> tuple[subprocess.Popen, int]:
     """``tiersolve serve FILE`` on a free port; returns once every worker answers."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "tiersolve", "serve", str(path), "--port",
-                               str(port), "--workers", str(workers)],
+                               str(port), "--workers", str(workers), "--cache", str(cache)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     answered = 0
@@ -233,12 +237,13 @@ def main(argv: list[str] | None = None) -> int:
         batches = [("POST", f"/api/{quote(name)}/lookup", orjson.dumps(g)) for g in groups]
         batch_answers = [batch_answer(db, g) for g in groups]
         description = db.game.describe()
-    server, port = start_server(path, args.workers)
     results = {"database": description, "workers": args.workers, "clients": args.clients,
                "seconds": args.seconds, "distinct_positions": len(positions),
                "batch_size": args.batch}
-    try:
-        with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder:
+        # every answer computed: a server that keeps none (--cache 0)
+        server, port = start_server(path, args.workers, cache=0)
+        try:
             for kind, requests, answers in [("single", singles, single_answers),
                                             ("batch", batches, batch_answers)]:
                 result = load(port, requests, answers, args.seconds, args.clients, args.threads,
@@ -246,16 +251,30 @@ def main(argv: list[str] | None = None) -> int:
                 result["verified"] = len(requests)
                 result["differ_when_verified"] = verify(port, requests, answers)
                 results[kind] = result
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        # the same positions again from a server that keeps its answers (the default):
+        # the verification pass first, which also fills the workers' caches
+        server, port = start_server(path, args.workers, cache=max(args.positions, 10_000))
+        try:
+            differ = verify(port, singles, single_answers) + verify(port, singles, single_answers)
+            result = load(port, singles, single_answers, args.seconds, args.clients,
+                          args.threads, Path(folder))
+            result["verified"] = len(singles)
+            result["differ_when_verified"] = differ
+            results["single_kept"] = result
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
         print(f"{description}, {args.workers} server worker(s), {args.clients} clients (wrk), "
-              f"{args.seconds:g} s each")
-        for kind, label in [("single", "single positions with moves"),
-                            ("batch", f"batches of {args.batch}")]:
+              f"{args.seconds:g} s each, {len(positions):,} distinct positions")
+        for kind, label in [("single", "single positions with moves, computed"),
+                            ("batch", f"batches of {args.batch}, computed"),
+                            ("single_kept", "single positions with moves, answers kept")]:
             r = results[kind]
             extra = f" ({r['requests_per_second'] * args.batch:,.0f} positions/s)" \
                 if kind == "batch" else ""
@@ -263,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['median_us'] / 1000:.1f} ms, p99 {r['p99_us'] / 1000:.1f} ms; "
                   f"{r['requests']:,} requests, {r['failures']} failed; {r['verified']:,} distinct "
                   f"requests verified one by one, {r['differ_when_verified']} differ from the library")
-    failed = any(results[k]["failures"] or results[k]["differ_when_verified"] for k in ("single", "batch"))
+    failed = any(results[k]["failures"] or results[k]["differ_when_verified"]
+                 for k in ("single", "batch", "single_kept"))
     return 1 if failed else 0
 
 

@@ -28,6 +28,7 @@ own open databases.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -51,6 +52,9 @@ MAX_MOVES = 1_000
 #: runs on the event loop and holds every other request meanwhile.
 VIEW_NODE_LIMIT = 20_000
 VIEW_TIME_LIMIT = 1.0
+#: Answers to single positions each worker keeps (``--cache``): about 4 KB each for
+#: Domineering 5x5, so some 40 MB at most.
+DEFAULT_CACHE = 10_000
 #: Where DIR defaults to.
 DEFAULT_DIR = "db"
 #: The page's files, shipped as package data and read once at start-up.
@@ -421,8 +425,9 @@ def _static_files() -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in STATIC_FILES}
 
 
-def create_app(served: dict[str, Served]):
-    """The Starlette application over already opened databases.
+def create_app(served: dict[str, Served], cache_size: int = DEFAULT_CACHE):
+    """The Starlette application over already opened databases; the last
+    ``cache_size`` answers to single positions are kept (0: none).
 
     >>> create_app({}).state.served
     {}
@@ -457,17 +462,36 @@ def create_app(served: dict[str, Served]):
         except ServeError as refused:
             return error(refused.status, refused.message)
 
+    # The databases are read-only, so an answer kept is still right: a page's visitors
+    # ask about the same positions again and again (the start, the first moves).
+    # Errors are not kept (lru_cache keeps no exception).
+    single_answers = {"position": position_answer, "best": best_answer, "line": line_answer}
+
+    def encoded(name: str, kind: str, position: str | None) -> bytes:
+        return orjson.dumps(single_answers[kind](served[name], position))
+
+    if cache_size:
+        encoded = functools.lru_cache(maxsize=cache_size)(encoded)
+
+    def single(kind: str, request: Request) -> Response:
+        try:
+            name = database(request).name
+            body = encoded(name, kind, request.query_params.get("position"))
+        except ServeError as refused:
+            return error(refused.status, refused.message)
+        return Response(body, media_type="application/json")
+
     async def databases(request: Request) -> Response:
         return JSONBytes({"databases": [s.summary for s in served.values()]})
 
     async def position(request: Request) -> Response:
-        return answer(position_answer, request, request.query_params.get("position"))
+        return single("position", request)
 
     async def best(request: Request) -> Response:
-        return answer(best_answer, request, request.query_params.get("position"))
+        return single("best", request)
 
     async def line(request: Request) -> Response:
-        return answer(line_answer, request, request.query_params.get("position"))
+        return single("line", request)
 
     async def view(request: Request) -> Response:
         return answer(view_answer, request, request.query_params.get("start"),
@@ -538,9 +562,10 @@ SERVED_FILES_VARIABLE = "TIERSOLVE_SERVE_FILES"
 
 def app_from_environment():
     """The application a uvicorn worker process builds: it opens the databases named
-    in ``$TIERSOLVE_SERVE_FILES`` (a JSON object, name to path)."""
-    paths = {name: Path(path) for name, path in json.loads(os.environ[SERVED_FILES_VARIABLE]).items()}
-    return create_app(open_served(paths))
+    in ``$TIERSOLVE_SERVE_FILES`` (JSON: ``{"files": {name: path}, "cache": N}``)."""
+    told = json.loads(os.environ[SERVED_FILES_VARIABLE])
+    paths = {name: Path(path) for name, path in told["files"].items()}
+    return create_app(open_served(paths), told["cache"])
 
 
 # -- the command --------------------------------------------------------------------------
@@ -565,6 +590,9 @@ def serve_parser(prog: str = "serve") -> argparse.ArgumentParser:
                         help="the port (default 8000; 0: any free port)")
     parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
                         help="worker processes, each with the databases open (default 1)")
+    parser.add_argument("--cache", type=whole_number(0), default=DEFAULT_CACHE, metavar="N",
+                        help=f"answers to single positions each worker keeps (default "
+                             f"{DEFAULT_CACHE}; 0: none)")
     parser.add_argument("--check", action="store_true",
                         help="open the databases, print what would be served, and stop")
     return parser
@@ -610,7 +638,8 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str) -> 
     if args.workers > 1:
         for item in served.values():  # each worker opens its own
             item.db.close()
-        os.environ[SERVED_FILES_VARIABLE] = json.dumps({n: str(p.resolve()) for n, p in paths.items()})
+        os.environ[SERVED_FILES_VARIABLE] = json.dumps(
+            {"files": {n: str(p.resolve()) for n, p in paths.items()}, "cache": args.cache})
         print(f"serving at http://{host}:{args.port}/ with {args.workers} workers "
               "(Ctrl-C to stop)", flush=True)
         uvicorn.run("tiersolve.serve:app_from_environment", factory=True, host=args.host,
@@ -629,7 +658,8 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str) -> 
               f"{error.strerror or error}", file=sys.stderr)
         return 1
     port = listening.getsockname()[1]
-    config = uvicorn.Config(create_app(served), log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(served, args.cache), log_level="warning",
+                            access_log=False)
     print(f"serving at http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         uvicorn.Server(config).run(sockets=[listening])  # stops cleanly on Ctrl-C and SIGTERM

@@ -15,9 +15,9 @@ Errors are JSON ``{"error": "one line"}``: 400 for a malformed or impossible pos
 404 for an unknown database or path (and a position a ``--reachable`` database does
 not hold), 405 for another method, 413 for a request over the limits.
 
-Handlers are ``async`` and call the (synchronous, microsecond) lookups on the event
-loop's thread: a Database is not thread-safe, and this way only one request uses it at
-a time. More throughput comes from worker processes (``--workers``), each with its
+Handlers are ``async`` and call the (synchronous, sub-millisecond) lookups on the
+event loop's thread: a Database is not thread-safe, and this way only one request
+uses it at a time. More throughput comes from worker processes (``--workers``), each with its
 own open databases.
 
 >>> app = create_app({})                     # no databases: an app that says so
@@ -44,7 +44,7 @@ from tiersolve.cli import OneLineParser, fail, whole_number
 MAX_POSITION_CHARS = 2_000
 #: Most positions in one POST /api/NAME/lookup.
 MAX_BATCH = 10_000
-#: Largest request body read (bytes): room for MAX_BATCH long positions.
+#: Largest request body read (bytes): room for MAX_BATCH positions of 200 characters.
 MAX_BODY_BYTES = 2 << 20
 #: Most moves in a game the page sends back (GET /api/NAME/view).
 MAX_MOVES = 1_000

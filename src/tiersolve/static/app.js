@@ -52,6 +52,8 @@ async function render() {
   state.view = view;
   $("game-title").textContent = view.game;
   $("board").innerHTML = view.svg;
+  const picture = $("board").querySelector("svg");  // half as large again, not more
+  picture.style.width = `${Math.round(1.5 * picture.width.baseVal.value)}px`;
   for (const marker of $("board").querySelectorAll(".move-marker")) {
     marker.addEventListener("click", () => play(marker.dataset.move));
   }

@@ -51,7 +51,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 #: Without these, Chromium waits for the network the machine does not have.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--window-size=1100,700"]
+                  "--disable-sync", "--window-size=1100,860"]
 
 
 class Server:

@@ -293,6 +293,9 @@ def test_the_folder_is_served_without_links_out_of_it(tmp_path, database, capsys
     shutil.copy(outside, tmp_path / "one.h5")
     with pytest.raises(ValueError, match="two databases are named 'one'"):
         find_databases([str(folder / "one.h5"), str(tmp_path / "one.h5")], None)
+    shutil.copy(outside, tmp_path / "databases.h5")
+    with pytest.raises(ValueError, match="cannot be named 'databases'"):
+        find_databases([str(tmp_path / "databases.h5")], None)
 
 
 @pytest.mark.parametrize("argv, message", [

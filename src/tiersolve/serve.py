@@ -55,6 +55,8 @@ VIEW_TIME_LIMIT = 1.0
 #: Answers to single positions each worker keeps (``--cache``): about 4 KB each for
 #: Domineering 5x5, so some 40 MB at most.
 DEFAULT_CACHE = 10_000
+#: File stems that cannot name a database, as the API's own paths use them.
+RESERVED_NAMES = {"databases"}
 #: Where DIR defaults to.
 DEFAULT_DIR = "db"
 #: The page's files, shipped as package data and read once at start-up.
@@ -112,6 +114,9 @@ def find_databases(files: Sequence[str], directory: str | None) -> dict[str, Pat
             raise ValueError(f"no database files (*.h5) in {folder}; build one with: "
                              "tiersolve build ttt --rows 3 --cols 3")
     for path in paths:
+        if path.stem in RESERVED_NAMES:
+            raise ValueError(f"a database cannot be named {path.stem!r}, as /api/{path.stem} "
+                             f"is the list of databases: rename {path}")
         if path.stem in found:
             raise ValueError(f"two databases are named {path.stem!r}: {found[path.stem]} and "
                              f"{path}; serve one of them")

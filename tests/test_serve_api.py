@@ -21,7 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from tiersolve.cli import main, move_dict  # noqa: E402
 from tiersolve.databases import build_database  # noqa: E402
 from tiersolve.errors import PositionError, UnreachedPositionError  # noqa: E402
-from tiersolve.games import make_game  # noqa: E402
+from tiersolve.games import GAMES, make_game  # noqa: E402
 from tiersolve.serve import (MAX_BATCH, MAX_POSITION_CHARS, Served, create_app,  # noqa: E402
                              find_databases, open_served, serve_main)
 
@@ -319,3 +319,23 @@ def test_check_says_what_would_be_served(tmp_path, database, capsys, monkeypatch
     assert capsys.readouterr().out.splitlines() == [
         "ttt_3x3: ttt 3x3, start (x --- --- ---) tie",
         "would serve 1 database at http://127.0.0.1:8000/"]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_games_board_draws_its_moves(name):
+    """The page's board for each game's start, at its default options: well-formed
+    SVG, with a marker for every move whose name names squares (all moves but
+    1210's, Northcott's, Surround's and Pousse's, which are listed only)."""
+    from xml.dom.minidom import parseString
+
+    from tiersolve.serve import board_with_moves
+
+    game = make_game(name)
+    start = game.parse(game.default_start())
+    choices = [{"move": child.move, "value": value, "remoteness": 3}
+               for child, value in zip(game.children(start), ["win", "lose", "tie", "draw"] * 99)]
+    svg = board_with_moves(game, game.format(start), "x to move: win in 5", choices)
+    parseString(svg)
+    drawn = sum(choice["on_board"] for choice in choices)
+    assert svg.count('class="move-marker"') == drawn
+    assert drawn == (0 if name in ("1210", "northcott", "surround", "pousse") else len(choices))

@@ -31,6 +31,10 @@ COVERED = "#"
 EMPTY = "-"
 #: Width of a caption character at the caption's font size, generously (sans-serif).
 CAPTION_CHAR_WIDTH = 8
+#: A cell's side in ``board_svg``'s pictures, and the margin on the left that holds
+#: the row numbers (pixels).
+BOARD_CELL = 36
+BOARD_MARGIN = 22
 
 
 def _grid(game: Game, position: str) -> list[str] | None:
@@ -53,7 +57,17 @@ def board_lines(game: Game, position: str) -> list[str]:
     return lines
 
 
-def board_svg(game: Game, position: str, caption: str = "", cell: int = 36) -> str:
+def cell_centre(row: int, col: int, cell: int = BOARD_CELL) -> tuple[int, int]:
+    """Where the centre of a cell (top-down row, column) is in ``board_svg``'s picture:
+    what is drawn over a board (``tiersolve serve`` draws its moves) goes there.
+
+    >>> cell_centre(0, 0), cell_centre(2, 1)
+    ((40, 18), (76, 90))
+    """
+    return BOARD_MARGIN + col * cell + cell // 2, row * cell + cell // 2
+
+
+def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CELL) -> str:
     """An SVG picture of the position, with coordinates and an optional caption."""
     grid = _grid(game, position)
     lines = [escape(caption)] if caption else []
@@ -65,7 +79,7 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = 36) -> s
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{16 + 10 * max(map(len, text))}" '
                 f'height="{height}">{body}</svg>')
     rows, cols = len(grid), len(grid[0])
-    margin = 22
+    margin = BOARD_MARGIN
     caption_width = 8 + CAPTION_CHAR_WIDTH * max(map(len, lines), default=0)
     width = max(margin + cols * cell + 4, caption_width)
     height = margin + rows * cell + 6 + 20 * len(lines)

@@ -1,5 +1,5 @@
 """The ``tiersolve`` command and its subcommands ``build``, ``query`` and ``info``
-(``play`` and ``bench`` have modules of their own), and what they share: one-line
+(``play``, ``bench`` and ``serve`` have modules of their own), and what they share: one-line
 errors with exit code 2, the game options as command-line flags, and ``run``.
 
 Each subcommand is also a script (``scripts/build_db.py`` is ``tiersolve build``);
@@ -496,6 +496,7 @@ EXAMPLES = """examples:
   tiersolve info db/northcott_3x6.h5
   tiersolve play ttt --rows 3 --cols 3 --build
   tiersolve bench "ttt --rows 3 --cols 3"
+  tiersolve serve --dir db --check
 """
 
 
@@ -511,6 +512,12 @@ def _bench(argv: Sequence[str], prog: str) -> int:
     return bench_main(argv, prog=prog)
 
 
+def _serve(argv: Sequence[str], prog: str) -> int:
+    from tiersolve.serve import serve_main
+
+    return serve_main(argv, prog=prog)
+
+
 #: Subcommand -> (entry point, one-line help).
 COMMANDS: dict[str, tuple[Callable[[Sequence[str], str], int], str]] = {
     "build": (build_main, "solve a game and write its database"),
@@ -518,6 +525,7 @@ COMMANDS: dict[str, tuple[Callable[[Sequence[str], str], int], str]] = {
     "play": (_play, "play a game in the terminal against perfect play, or explore it"),
     "info": (info_main, "what a database file holds: game, options, counts, how it was built"),
     "bench": (_bench, "time database builds"),
+    "serve": (_serve, "serve databases over HTTP: a JSON API and a page to explore them"),
 }
 
 

@@ -1,0 +1,341 @@
+"""``tiersolve serve``'s API in process (Starlette's TestClient): every answer for
+every position of the small databases equals the library's, the errors are the
+documented ones, the page's view follows the game (and Pousse's repetition rule), a
+request reads no file, and the command's options and start-up errors."""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import io
+import json
+import os
+import shutil
+
+import pytest
+
+pytest.importorskip("starlette", reason="the serve extra is not installed: pip install -e '.[test]'")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tiersolve.cli import main, move_dict  # noqa: E402
+from tiersolve.databases import build_database  # noqa: E402
+from tiersolve.errors import PositionError, UnreachedPositionError  # noqa: E402
+from tiersolve.games import GAMES, make_game  # noqa: E402
+from tiersolve.serve import (MAX_BATCH, MAX_POSITION_CHARS, Served, create_app,  # noqa: E402
+                             find_databases, open_served, serve_main)
+
+#: The test suite's small boards, one database each: (name in URLs, game, options).
+SMALL = [
+    ("ttt_3x3", "ttt", {"rows": 3, "cols": 3}),
+    ("1210", "1210", {}),
+    ("northcott_2x3", "northcott", {"rows": 2, "cols": 3}),
+    ("pousse_2x2", "pousse", {"size": 2}),
+    ("domineering_3x3_symmetry", "domineering", {"rows": 3, "cols": 3, "symmetry": True}),
+]
+#: A --reachable database: ttt 3x3 from a position after two moves.
+REACHABLE_START = "(x x-- -o- ---)"
+
+
+@pytest.fixture(scope="module")
+def served(database, tmp_path_factory):
+    """Every small database, and a --reachable one, opened as the server opens them."""
+    paths = {name: database(game, **options).path for name, game, options in SMALL}
+    folder = tmp_path_factory.mktemp("reachable")
+    paths["ttt_3x3_reachable"] = folder / "ttt_3x3_reachable.h5"
+    build_database(make_game("ttt", rows=3, cols=3), paths["ttt_3x3_reachable"], reachable=True,
+                   starts=[REACHABLE_START], progress=False)
+    opened = open_served(paths)
+    yield opened
+    for item in opened.values():
+        item.db.close()
+
+
+@pytest.fixture(scope="module")
+def client(served):
+    with TestClient(create_app(served)) as test_client:
+        yield test_client
+
+
+def every_position(db) -> list[str]:
+    """The text of every index the file stores (legal or not)."""
+    return db.positions(db.stored_indices())
+
+
+def expected(db, position: str) -> tuple[int, dict]:
+    """(status, body) the API must give for a position: the library's answer, or its
+    error with the documented status."""
+    try:
+        record = db.lookup(position)
+        moves = db.moves(position)
+    except UnreachedPositionError as error:
+        return 404, {"error": str(error)}
+    except PositionError as error:
+        return 400, {"error": str(error)}
+    return 200, {"game": db.game.describe(), "position": record.position, "value": record.value,
+                 "remoteness": record.remoteness, "moves": [move_dict(m) for m in moves]}
+
+
+def get_all(app, name: str, positions: list[str]) -> list[tuple[int, dict]]:
+    """(status, body) of ``GET /api/NAME?position=`` for each position, in one event
+    loop (TestClient's thread hop per request would take most of the time)."""
+    import httpx2
+
+    async def run() -> list[tuple[int, dict]]:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as client:
+            answers = []
+            for position in positions:
+                response = await client.get(f"/api/{name}", params={"position": position})
+                answers.append((response.status_code, response.json()))
+            return answers
+
+    return asyncio.run(run())
+
+
+def test_every_position_of_every_small_database_gets_the_librarys_answer(served, client):
+    app = create_app(served)
+    checked = {}
+    for name, item in served.items():
+        db = item.db
+        positions = every_position(db)
+        if name == "ttt_3x3_reachable":  # and a sample of those it does not hold
+            held = set(positions)
+            positions += [p for p in every_position(served["ttt_3x3"].db)[::5] if p not in held]
+        answers = get_all(app, name, positions)
+        statuses = set()
+        for position, answer in zip(positions, answers):
+            assert answer == expected(db, position), (name, position)
+            statuses.add(answer[0])
+        # the batch endpoint: the legal ones in one request, in order
+        legal = [p for p, (status, _) in zip(positions, answers) if status == 200]
+        response = client.post(f"/api/{name}/lookup", json=legal)
+        records = [db.lookup(p) for p in legal]
+        assert response.status_code == 200
+        assert response.json() == {"results": [{"value": r.value, "remoteness": r.remoteness}
+                                               for r in records]}, name
+        checked[name] = (len(positions), statuses)
+    assert checked["ttt_3x3"][0] == 6046 and checked["ttt_3x3"][1] == {200, 400}
+    assert checked["ttt_3x3_reachable"][1] == {200, 404}  # unheld comes before illegal
+    assert all(count > 10 for count, _ in checked.values())
+
+
+def test_best_and_line_are_the_librarys(served, client):
+    db = served["ttt_3x3"].db
+    for position in ["(x --- --- ---)", "(o xx- oo- --x)", "(o xxx oo- ---)"]:
+        best = client.get("/api/ttt_3x3/best", params={"position": position}).json()
+        move = db.best_move(position)
+        assert best["best"] == (None if move is None else move_dict(move))
+        line = client.get("/api/ttt_3x3/line", params={"position": position}).json()
+        assert line["line"] == [move_dict(m) for m in db.principal_variation(position)]
+        assert (line["value"], line["remoteness"]) == (db.lookup(position).value,
+                                                       db.lookup(position).remoteness)
+    assert len(client.get("/api/ttt_3x3/line", params={"position": "(x --- --- ---)"})
+               .json()["line"]) == 9
+
+
+def test_the_position_answer_is_what_query_json_prints(served, client, capsys):
+    path = served["northcott_2x3"].db.path
+    position = "(L 0L1R0 0L1R0)"
+    assert main(["query", str(path), position, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert client.get("/api/northcott_2x3", params={"position": position}).json() == printed
+
+
+def test_databases_lists_each_with_its_start_value(served, client):
+    listed = {d["name"]: d for d in client.get("/api/databases").json()["databases"]}
+    assert set(listed) == set(served)
+    ttt = listed["ttt_3x3"]
+    assert (ttt["game"], ttt["options"]["rows"], ttt["start"], ttt["start_value"],
+            ttt["start_remoteness"]) == ("ttt", 3, "(x --- --- ---)", "tie", 9)
+    assert ttt["counts"]["tie"] > 0 and "path" not in ttt
+    assert listed["ttt_3x3_reachable"]["reachable_from"] == [REACHABLE_START]
+
+
+@pytest.mark.parametrize("request_, status, message", [
+    (("GET", "/api/ttt_3x3", {"position": "(x --- ---)"}), 400, "has 2 rows"),
+    (("GET", "/api/ttt_3x3", {"position": "(o xxx ooo ---)"}), 400, "it must be x's turn"),
+    (("GET", "/api/ttt_3x3", {}), 400, "missing the position parameter"),
+    (("GET", "/api/ttt_3x3", {"position": "x" * (MAX_POSITION_CHARS + 1)}), 413, "over the limit"),
+    (("GET", "/api/no_such_db", {"position": "(x --- --- ---)"}), 404, "no database named"),
+    (("GET", "/api/ttt_3x3_reachable", {"position": "(x --- --- ---)"}), 404,
+     "not reachable from this database's starts"),
+    (("GET", "/api/ttt_3x3/best", {"position": "nonsense"}), 400, ""),
+    (("GET", "/api/ttt_3x3/view", {"move": ["b2", "zz"]}), 400, "'zz' is not a legal move"),
+    (("GET", "/no/such/path", {}), 404, "no such path"),
+    (("DELETE", "/api/ttt_3x3", {}), 405, "method DELETE is not allowed"),
+    (("PUT", "/api/ttt_3x3/lookup", {}), 405, "method PUT is not allowed"),
+    (("GET", "/api/ttt_3x3/lookup", {}), 405, "method GET is not allowed"),
+])
+def test_errors_are_one_line_of_json_with_the_documented_status(client, request_, status, message):
+    method, path, params = request_
+    response = client.request(method, path, params=params)
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/json"
+    error = response.json()["error"]
+    assert message in error and "\n" not in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize("body, status, message", [
+    (b"[1,", 400, "the body is not JSON"),
+    (b'{"position": "(x --- --- ---)"}', 400, "must be a JSON list"),
+    (b'["(x --- --- ---)", 3]', 400, "position 1: a position is a string"),
+    (b'["(x --- --- ---)", "(x --- ---)"]', 400, "position 1: "),
+    (json.dumps(["(x --- --- ---)"] * (MAX_BATCH + 1)).encode(), 413, "over the limit of 10,000"),
+    (json.dumps(["(x --- --- ---)"] * 100_000).encode(), 413, "over the limit"),
+    (b"[" + b'"' + b"x" * (1 << 20) + b'"]', 413, "over the limit"),
+    (b"\xff\xfe", 400, "the body is not JSON"),
+])
+def test_bad_batches_get_the_documented_error(client, body, status, message):
+    response = client.post("/api/ttt_3x3/lookup", content=body)
+    assert (response.status_code, message in response.json()["error"]) == (status, True), \
+        response.text[:300]
+
+
+def test_a_batch_of_the_limit_is_answered_in_order(served, client):
+    db = served["ttt_3x3"].db
+    positions = [p for p in every_position(db) if db.get(p) is not None]
+    batch = (positions * (MAX_BATCH // len(positions) + 1))[:MAX_BATCH]
+    response = client.post("/api/ttt_3x3/lookup", json=batch)
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert len(results) == MAX_BATCH
+    for position, result in list(zip(batch, results))[::97]:
+        record = db.lookup(position)
+        assert result == {"value": record.value, "remoteness": record.remoteness}
+
+
+def test_the_reachable_databases_batch_says_which_position_it_does_not_hold(client):
+    response = client.post("/api/ttt_3x3_reachable/lookup",
+                           json=[REACHABLE_START, "(x --- --- ---)"])
+    assert response.status_code == 404
+    assert response.json()["error"].startswith("position 1: '(x --- --- ---)' is not reachable "
+                                                "from this database's starts")
+
+
+def test_the_view_follows_the_game_and_draws_every_move_on_the_board(served, client):
+    view = client.get("/api/ttt_3x3/view", params={"move": ["b2", "a1"]}).json()
+    db = served["ttt_3x3"].db
+    assert view["position"] == "(x --- -x- o--)" == db.after(db.after(db.start, "b2"), "a1")
+    assert [(p["move"], p["value"], p["remoteness"]) for p in view["trail"]] == [
+        (None, "tie", 9), ("b2", "tie", 8), ("a1", "tie", 7)]
+    assert [c["move"] for c in view["choices"]] == [m.move for m in db.moves(view["position"])]
+    assert all(c["on_board"] for c in view["choices"])
+    assert view["svg"].count('class="move-marker"') == 7 and 'data-move="c3"' in view["svg"]
+    assert "x to move: tie in 7" in view["svg"]
+    # a game without a board lists its moves only; domineering's are bars on the board
+    assert not any(c["on_board"] for c in client.get("/api/1210/view").json()["choices"])
+    dominoes = client.get("/api/domineering_3x3_symmetry/view").json()
+    assert all(c["on_board"] for c in dominoes["choices"]) and "<line" in dominoes["svg"]
+
+
+def test_pousse_marks_a_move_that_repeats_a_board_as_losing(database):
+    db = database("pousse", size=3)
+    app = create_app({"pousse_3x3": Served("pousse_3x3", db, {"description": "pousse 3x3"})})
+    with TestClient(app) as client:
+        # the worked example of tiersolve.history: L 2 repeats the board after move 3
+        history = ["L 2", "R 2", "L 2", "R 2"]
+        view = client.get("/api/pousse_3x3/view", params={"move": history}).json()
+        choices = {c["move"]: c for c in view["choices"]}
+        assert choices["L 2"]["value"] == "lose"
+        assert choices["L 2"]["note"] == "repeats a board: loses at once"
+        assert view["choices"][-1]["move"] == "L 2"  # last: the worst move
+        assert db.lookup(view["position"]).value == "draw"  # the position game does not see it
+        assert view["value"] == "lose"  # under the rule, every move loses (history's example)
+        over = client.get("/api/pousse_3x3/view", params={"move": history + ["L 2"]}).json()
+        assert over["over"] and over["choices"] == [] and "repeated a board" in over["note"]
+        after = client.get("/api/pousse_3x3/view", params={"move": history + ["L 2", "R 1"]})
+        assert after.status_code == 400 and "ended the game" in after.json()["error"]
+
+
+def test_a_request_reads_no_file(client, monkeypatch, tmp_path):
+    """Whatever a request names, nothing is opened: the databases were opened at
+    start-up and the page's files read then."""
+    secret = tmp_path / "secret.h5"
+    secret.write_bytes(b"not for clients")
+    opened = []
+    real_open, real_os_open = builtins.open, os.open
+
+    def record_open(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    def record_os_open(path, *args, **kwargs):
+        opened.append(str(path))
+        return real_os_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", record_open)
+    monkeypatch.setattr(io, "open", record_open)
+    monkeypatch.setattr(os, "open", record_os_open)
+    import h5py
+
+    monkeypatch.setattr(h5py, "File", lambda *a, **k: opened.append(str(a)) or 1 / 0)
+    # (raw paths with ".." are tests/test_serve_http.py's: this client normalises them)
+    for name in ["%2e%2e", "secret", str(secret), "ttt_3x3.h5", "..%2Fsecret", "..."]:
+        response = client.get(f"/api/{name}", params={"position": "(x --- --- ---)"})
+        assert response.status_code == 404 and "Traceback" not in response.text
+    for path in ["/", "/app.js", "/style.css", "/api/databases"]:
+        assert client.get(path).status_code == 200
+    assert client.get("/api/ttt_3x3", params={"position": "(x --- --- ---)"}).status_code == 200
+    assert opened == []
+
+
+def test_the_folder_is_served_without_links_out_of_it(tmp_path, database, capsys):
+    folder = tmp_path / "db"
+    folder.mkdir()
+    shutil.copy(database("1210").path, folder / "one.h5")
+    outside = tmp_path / "outside.h5"
+    shutil.copy(database("1210").path, outside)
+    (folder / "escape.h5").symlink_to(outside)
+    (folder / "notes.txt").write_text("not a database")
+    assert list(find_databases([], str(folder))) == ["one"]
+    assert "leaving out" in capsys.readouterr().err
+    shutil.copy(outside, tmp_path / "one.h5")
+    with pytest.raises(ValueError, match="two databases are named 'one'"):
+        find_databases([str(folder / "one.h5"), str(tmp_path / "one.h5")], None)
+    shutil.copy(outside, tmp_path / "databases.h5")
+    with pytest.raises(ValueError, match="cannot be named 'databases'"):
+        find_databases([str(tmp_path / "databases.h5")], None)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--dir", "/no/such/folder"], "no folder /no/such/folder"),
+    (["no/such/file.h5"], "no such database file: no/such/file.h5"),
+    (["x.h5", "--dir", "db"], "give database files or --dir, not both"),
+    (["--workers", "2", "--port", "0", "--dir", "db"], "--port 0 works with one worker only"),
+])
+def test_start_up_errors_are_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert serve_main(argv, "tiersolve serve") == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+def test_check_says_what_would_be_served(tmp_path, database, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "db").mkdir()
+    shutil.copy(database("ttt", rows=3, cols=3).path, tmp_path / "db" / "ttt_3x3.h5")
+    assert main(["serve", "--check"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "ttt_3x3: ttt 3x3, start (x --- --- ---) tie",
+        "would serve 1 database at http://127.0.0.1:8000/"]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_games_board_draws_its_moves(name):
+    """The page's board for each game's start, at its default options: well-formed
+    SVG, with a marker for every move whose name names squares (all moves but
+    1210's, Northcott's, Surround's and Pousse's, which are listed only)."""
+    from xml.dom.minidom import parseString
+
+    from tiersolve.serve import board_with_moves
+
+    game = make_game(name)
+    start = game.parse(game.default_start())
+    choices = [{"move": child.move, "value": value, "remoteness": 3}
+               for child, value in zip(game.children(start), ["win", "lose", "tie", "draw"] * 99)]
+    svg = board_with_moves(game, game.format(start), "x to move: win in 5", choices)
+    parseString(svg)
+    drawn = sum(choice["on_board"] for choice in choices)
+    assert svg.count('class="move-marker"') == drawn
+    assert drawn == (0 if name in ("1210", "northcott", "surround", "pousse") else len(choices))

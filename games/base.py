@@ -621,7 +621,9 @@ class Game:
     def format_board(self, head: str, cells, symbols: str) -> str:
         """``(head row row ...)`` from cell codes in text order."""
         cols = self.board_shape()[1]
-        board = "".join(symbols[v] for v in cells)
+        if isinstance(cells, np.ndarray):
+            cells = cells.tolist()  # Python ints index a string several times faster
+        board = "".join([symbols[v] for v in cells])
         return f"({head} " + " ".join(board[i:i + cols] for i in range(0, len(board), cols)) + ")"
 
     def split_position(self, text: str, example: str) -> list[str]:

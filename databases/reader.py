@@ -567,11 +567,12 @@ class Database:
         return values
 
     def _checked_remoteness(self, values: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
-        """``remoteness`` read from the file, row for row with ``values``: below
-        max_remoteness for a win, loss or tie, 'none' for everything else."""
+        """``remoteness`` read from the file, row for row with ``values``: at most
+        max_remoteness for a win, loss or tie, 'none' for a draw (illegal and
+        noncanonical indices hold either)."""
         ends = (values == WIN) | (values == LOSE) | (values == TIE)
-        if np.any(ends & (remoteness > self.max_remoteness)) or \
-                np.any(~ends & (remoteness != self.none_remoteness)):
+        if np.any((remoteness > self.max_remoteness) & (ends | (remoteness != self.none_remoteness)))\
+                or np.any((values == DRAW) & (remoteness != self.none_remoteness)):
             raise self._damaged("its remoteness data disagrees with its values")
         return remoteness
 
@@ -682,7 +683,32 @@ class Database:
         if found != recorded:
             raise self._damaged(f"it records the start as {recorded[0]} in {recorded[1]}, but "
                                 f"its data says {found[0]} in {found[1]}")
+        self._check_rules_at_the_end()
         self._start_checked = True
+
+    def _check_rules_at_the_end(self) -> None:
+        """Follow the best line from the start (at most its remoteness, in moves) to
+        the end of the game, where the value follows from the rules of the game the
+        file names: a file whose data belongs to another variant (normal play data
+        labelled misère) disagrees there; DamagedDatabaseError then."""
+        distance = self._metadata["start_remoteness"]
+        if distance < 0:
+            return
+        position = self.start
+        for _ in range(distance):
+            move = self.best_move(position)
+            if move is None:
+                break
+            position = move.position
+        state = self._parse(position)
+        if self.game.children(state):
+            return
+        rule = self.game.primitive_value(state)
+        stored = self.lookup(position).value
+        if rule in (WIN, LOSE, TIE) and VALUE_NAMES[rule] != stored:
+            raise self._damaged(f"its data says {stored} where the rules of "
+                                f"{self.game.describe()} say {VALUE_NAMES[rule]} (at "
+                                f"{shown(position)}, the end of the best line from its start)")
 
     def info(self) -> DatabaseInfo:
         """Options, counts, the start value, the longest game and how the file was built.

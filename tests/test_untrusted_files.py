@@ -370,22 +370,35 @@ def assert_only_a_correct_database(path: Path, reference: Path) -> None:
         assert db.lookup(db.start) == expected.lookup(expected.start)
 
 
-@pytest.mark.parametrize("reachable, step", [(False, step) for step in CRASH_STEPS]
-                         + [(True, "before-rename"), (True, "after-rename")])
-def test_a_build_killed_in_its_final_write_is_completed_by_the_next(reachable, step, tmp_path):
-    reference = tmp_path / "reference" / "1210.h5"
-    reference.parent.mkdir()
-    build_database("1210", reference, reachable=reachable, progress=False)
-    path = tmp_path / "out" / "1210.h5"
-    path.parent.mkdir()
-    killed = subprocess.run([sys.executable, "-m", "tiersolve", *build_command(path, reachable)],
-                            env={**os.environ, CRASH_VARIABLE: step}, capture_output=True,
-                            text=True, timeout=600)
-    assert killed.returncode == 86, killed.stderr
-    assert path.exists() == (step in ("renaming", "after-rename"))
-    assert len(list(path.parent.iterdir())) > 1  # something was left to tidy
-    assert tiersolve(build_command(path, reachable)) == 0
-    assert_only_a_correct_database(path, reference)
+#: (kind, step) of each kill: every step of a full build, two of a --reachable one.
+KILLS = [("full", step) for step in CRASH_STEPS] + [("reachable", "before-rename"),
+                                                    ("reachable", "after-rename")]
+
+
+def test_a_build_killed_in_its_final_write_is_completed_by_the_next(tmp_path):
+    """Builds killed at each step of the final write (all at once, each in its own
+    process), then each run again: a complete, correct file, and nothing beside it."""
+    references = {}
+    for kind in ("full", "reachable"):
+        references[kind] = tmp_path / f"reference-{kind}" / "1210.h5"
+        build_database("1210", references[kind], reachable=kind == "reachable", progress=False)
+    builds = {}
+    for kind, step in KILLS:
+        path = tmp_path / f"{kind}-{step}" / "1210.h5"
+        path.parent.mkdir()
+        builds[kind, step] = subprocess.Popen(
+            [sys.executable, "-m", "tiersolve", *build_command(path, kind == "reachable")],
+            env={**os.environ, CRASH_VARIABLE: step}, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+    for (kind, step), build in builds.items():
+        out, _ = build.communicate(timeout=900)
+        assert build.returncode == 86, (kind, step, out)
+    for kind, step in KILLS:
+        path = tmp_path / f"{kind}-{step}" / "1210.h5"
+        assert path.exists() == (step in ("renaming", "after-rename")), (kind, step)
+        assert len(list(path.parent.iterdir())) > 1  # something was left to tidy
+        assert tiersolve(build_command(path, kind == "reachable")) == 0
+        assert_only_a_correct_database(path, references[kind])
 
 
 # -- a reader while the database is rebuilt -------------------------------------------------
@@ -444,8 +457,7 @@ def disk_full(*args, **kwargs):
 
 @pytest.mark.parametrize("where", ["tier files", "final write", "reachable tier files",
                                    "reachable final write"])
-def test_a_full_disk_is_one_line_and_loses_nothing(where, tmp_path, monkeypatch, capsys,
-                                                  small_databases):
+def test_a_full_disk_is_one_line_and_loses_nothing(where, tmp_path, monkeypatch, capsys):
     import tiersolve.databases.format as file_format
     import tiersolve.solver.reachable as reachable_solver
 

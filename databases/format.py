@@ -45,9 +45,10 @@ from tiersolve.solver.jit import source_fingerprint
 from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
 
 FORMAT_NAME = "tiersolve-database"
-#: What the ``format`` attribute of a readable file may say: files written before
-#: issue 20 carry the project's name before it was renamed.
-FORMAT_NAMES_READ = (FORMAT_NAME, "gamesolver-database")
+#: What the ``format`` of a readable file may say. Files written before issue 20
+#: said ``gamesolver-database`` (the project's name before it was renamed); they are
+#: all of format version 2 or older, which a reader refuses with "rebuild it".
+FORMAT_NAMES_READ = (FORMAT_NAME,)
 FORMAT_VERSION = 3
 #: Versions a reader recognises only to say that the file must be rebuilt.
 OLDER_VERSIONS = (1, 2)

@@ -101,16 +101,16 @@ def check_metadata(metadata: dict[str, Any], path: object, rows: int) -> dict[st
     for name in TEXT_FIELDS:
         value = metadata.get(name)
         if not isinstance(value, str) or len(value) > TEXT_LIMIT or not value.isprintable():
-            raise damaged(f"its {name} is {_described(value)}, not a line of text")
+            raise damaged(f"its {name} is {described(value)}, not a line of text")
     for name in COUNT_FIELDS:
         value = metadata.get(name)
         if not _whole(value) or value < 0:
-            raise damaged(f"its {name} is {_described(value)}, not a count")
+            raise damaged(f"its {name} is {described(value)}, not a count")
     for name in SECONDS_FIELDS:
         value = metadata.get(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                 not math.isfinite(value) or value < 0:
-            raise damaged(f"its {name} is {_described(value)}, not a duration")
+            raise damaged(f"its {name} is {described(value)}, not a duration")
     parsed = {name: parsed_json(metadata[name], path, name)
               for name in ("options", "hasher", "value_codes")}
     for name, value in parsed.items():
@@ -120,14 +120,14 @@ def check_metadata(metadata: dict[str, Any], path: object, rows: int) -> dict[st
         raise damaged("its value codes are not tiersolve's")
     none = metadata.get("remoteness_none")
     if not _whole(none) or none not in (255, 65535):
-        raise damaged(f"its remoteness_none is {_described(none)}, not 255 or 65535")
+        raise damaged(f"its remoteness_none is {described(none)}, not 255 or 65535")
     if metadata["max_remoteness"] >= none:
         raise damaged(f"its max_remoteness {metadata['max_remoteness']} is not below {none}")
     remoteness = metadata.get("start_remoteness")
     if not _whole(remoteness) or not -1 <= remoteness <= metadata["max_remoteness"]:
-        raise damaged(f"its start_remoteness is {_described(remoteness)}")
+        raise damaged(f"its start_remoteness is {described(remoteness)}")
     if metadata["start_value"] not in START_VALUES:
-        raise damaged(f"its start_value is {_described(metadata['start_value'])}, not a value")
+        raise damaged(f"its start_value is {described(metadata['start_value'])}, not a value")
     if (remoteness < 0) != (metadata["start_value"] == "draw"):
         raise damaged("its start_value and start_remoteness disagree")
     total = sum(metadata[f"count_{name}"] for name in VALUE_NAMES.values())
@@ -152,12 +152,12 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _described(value: Any) -> str:
+def described(value: Any) -> str:
     """A field's value in a message: short, escaped."""
     if value is None:
         return "missing"
     return shown(value) if isinstance(value, str) else shown(json.dumps(value)[:80]).strip("'")
 
 
-__all__ = ["METADATA_LIMIT", "check_metadata", "encode_metadata", "parse_metadata", "parsed_json",
-           "shown"]
+__all__ = ["METADATA_LIMIT", "check_metadata", "described", "encode_metadata", "parse_metadata",
+           "parsed_json", "shown"]

@@ -35,7 +35,7 @@ from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, Databas
                               IndexRangeError, MalformedPositionError, MissingDatabaseError,
                               PositionError, TiersolveError, UnreachedPositionError)
 from tiersolve.games import GAMES, make_game
-from tiersolve.databases.metadata import shown
+from tiersolve.databases.metadata import described, shown
 from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_NAMES, WIN, flipped
 
 if TYPE_CHECKING:
@@ -398,17 +398,17 @@ class Database:
         metadata = parse_metadata(raw.tobytes(), self.path)
         if metadata.get("format") not in FORMAT_NAMES_READ:
             raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
-                                       f"file whose format is {shown(str(metadata.get('format')))})")
+                                       f"file whose format is {described(metadata.get('format'))})")
         version = metadata.get("format_version")
         if version != FORMAT_VERSION or isinstance(version, bool):
-            raise DatabaseMismatchError(f"{self.path} has format version {shown(str(version))}; "
+            raise DatabaseMismatchError(f"{self.path} has format version {described(version)}; "
                                         f"this software reads version {FORMAT_VERSION} only: "
                                         "rebuild the database")
         reachable = "indices" in links
         for name in ("value", "remoteness", "tier_offsets", "tier_keys",
                      *(("indices", "index_fence") if reachable else ())):
             if name not in links:
-                raise self._damaged(f"it lacks its {name} dataset")
+                raise self._damaged(f"it lacks {name}")
         rows = self._dataset_rows("indices" if reachable else "value")
         metadata = check_metadata(metadata, self.path, rows)
         if reachable != ("reachable_from" in metadata):

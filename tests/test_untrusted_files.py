@@ -6,7 +6,8 @@
 * files crafted with h5py, each refused with one printable line;
 * a build killed at each step of its final write, then run again;
 * a reader looping on a database while it is rebuilt with --overwrite;
-* a full disk while the tiers are kept and while the database is written.
+* a full disk while the tiers are kept and while the database is written;
+* a build's peak memory, which is its own, not what the process held before.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tiersolve.games import make_game
 
 WORKER = Path(__file__).with_name("untrusted_worker.py")
 #: Damaged copies of each database per run: in the default suite, and with -m slow.
-COPIES, SLOW_COPIES = 60, 1500
+COPIES, SLOW_COPIES = 100, 1500
 #: Seconds a damaged copy may take before the test calls it a hang.
 HANG_SECONDS = 30
 
@@ -486,3 +487,14 @@ def test_a_full_disk_is_one_line_and_loses_nothing(where, tmp_path, monkeypatch,
     monkeypatch.undo()
     assert tiersolve(build_command(path, reachable) + ["--overwrite"]) == 0  # resumes
     assert_only_a_correct_database(path, reference)
+
+
+# -- a build's own peak memory -------------------------------------------------------------
+def test_a_build_reports_its_own_peak_memory_not_the_process_s(tmp_path):
+    from tiersolve.databases.build import resident_bytes
+
+    before = np.ones(512 << 20, np.uint8)  # half a GB, touched, then given back
+    del before
+    resident = resident_bytes()
+    report = build_database("1210", tmp_path / "1210.h5", progress=False)
+    assert resident // 2 < report.peak_rss_bytes < resident + (128 << 20)

@@ -458,6 +458,7 @@ class Database:
         self._stored = self._per_index_dataset("indices", np.int64, rows) if reachable else None
         self._stored_cache: np.ndarray | None = None
         self._fence: np.ndarray | None = None
+        self._sound_blocks: set[int] = set()  # chunks of indices checked so far
         if reachable:
             chunk = self._stored.chunks[0] if rows else 1
             self._fence = self._small_dataset("index_fence", np.int64, -(-rows // chunk))
@@ -645,11 +646,14 @@ class Database:
         """Chunk ``block`` of a --reachable file's ``indices``, if its indices increase,
         lie in the index space and agree with the (checksummed) index fence: its first
         is the fence's entry and its last below the next one; DamagedDatabaseError else."""
+        if block in self._sound_blocks:  # checked before: the file never changes
+            return held
         fence = self._fence
         if not held.size or held[0] != fence[block] or np.any(np.diff(held) <= 0) or \
                 (block + 1 < fence.size and held[-1] >= fence[block + 1]) or \
                 held[-1] >= self.size:
             raise self._damaged("its indices disagree with its index_fence")
+        self._sound_blocks.add(block)
         return held
 
     def _rows(self, start: int, stop: int | None) -> slice:

@@ -334,7 +334,8 @@ def _missing_file_message(path: Path) -> str:
 class Database:
     """An open database file. Use :func:`open_database`.
 
-    The file is untrusted input (docs/FORMAT.md, "What a reader verifies"): every
+    The file is untrusted input (docs/FORMAT.md, "What is checksummed, and what the
+    reader verifies"): every
     byte used is under a checksum HDF5 verifies, or is checked against such bytes
     or against the installed code, and anything out of place is one
     DamagedDatabaseError line, never a traceback, a hang or a wrong answer. The file
@@ -350,6 +351,9 @@ class Database:
             raise MissingDatabaseError(_missing_file_message(self.path))
         if self.path.is_dir():
             raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
+        if not self.path.is_file():  # a pipe would make the open wait for a writer
+            raise DamagedDatabaseError(f"{self.path} is not a regular file (a device, pipe or "
+                                       "socket), not a database file")
         import h5py
 
         try:
@@ -587,7 +591,10 @@ class Database:
     def close(self) -> None:
         """Close the file; using the database afterwards raises ClosedDatabaseError."""
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except Exception:  # noqa: BLE001 - a damaged file was refused already; it is closed
+                pass
             self._file = None
 
     def _opened(self) -> h5py.File:

@@ -356,6 +356,13 @@ def test_older_files_are_refused_with_a_rebuild_message(small_databases, tmp_pat
         open_database(path)
 
 
+def test_a_pipe_is_refused_not_waited_on(tmp_path):
+    pipe = tmp_path / "pipe.h5"
+    os.mkfifo(pipe)
+    with pytest.raises(DatabaseError, match="not a regular file"):
+        open_database(pipe)  # HDF5 would wait for a writer for ever
+
+
 # -- a build killed at each step of its final write -----------------------------------------
 def build_command(path: Path, reachable: bool) -> list[str]:
     return ["build", "1210", "--out", str(path), "--quiet", *(["--reachable"] if reachable else [])]

@@ -16,6 +16,8 @@ import json
 import os
 import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -163,6 +165,54 @@ class CompileTimer:
     @property
     def seconds(self) -> float:
         return self._listener.duration if self._listener.done else 0.0
+
+
+def _kernels_marker(game: Game) -> Path:
+    """A file in this version's kernel cache that says the solver kernels of ``game``
+    (its label and record type) have been compiled into the cache."""
+    from tiersolve.solver.jit import CACHE_DIR
+
+    return Path(CACHE_DIR) / f"compiled-{game.label()}-{tiers.records_type(game).name}"
+
+
+def note_kernels_cached(game: Game) -> None:
+    """Mark ``game``'s solver kernels as cached (``compile_apart`` then skips them)."""
+    try:
+        _kernels_marker(game).touch()
+    except OSError:
+        pass
+
+
+def compile_kernels(name: str, options: dict) -> None:
+    """Compile the solver kernels of a game into the cache (``compile_apart``'s child)."""
+    from tiersolve.games import make_game
+
+    game = make_game(name, **options)
+    tiers.warm_up(game)
+    note_kernels_cached(game)
+
+
+def compile_apart(game: Game, progress: bool) -> float:
+    """Compile ``game``'s solver kernels in a child process, unless this kernel cache
+    already holds them; returns the seconds it took. numba's compiler takes hundreds
+    of MB for some games (Breakthrough 4x4: 720 MB for a build that needs 198 MB
+    once compiled), and that memory, freed or not, would be part of the build's peak
+    and break its plan; the build itself then only loads the kernels. If the child
+    cannot run, the build compiles them itself, as before."""
+    if _kernels_marker(game).exists():
+        return 0.0
+    began = time.perf_counter()
+    code = ("import json, sys; from tiersolve.databases.build import compile_kernels; "
+            "compile_kernels(sys.argv[1], json.loads(sys.argv[2]))")
+    from tiersolve.solver.common import announced
+
+    with announced(f"{game.name}: compiling the numba kernels, once for this version", progress):
+        try:
+            subprocess.run([sys.executable, "-c", code, game.name, json.dumps(game.options)],
+                           check=True, capture_output=True, timeout=24 * 3600)
+        except (OSError, subprocess.SubprocessError):
+            return 0.0
+    return time.perf_counter() - began
 
 
 def solver_name(game: Game) -> str:
@@ -513,9 +563,12 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
                                          threads=threads if threads_given else None,
                                          progress=progress, force=force)
             else:
+                compiling = compile_apart(game, progress) if len(done) < game.tiers.count else 0.0
                 stats = tiers.solve(game, threads=threads, progress=progress, sink=keep,
                                     done=done, load=partial.load,
                                     budget=None if force else available)
+                stats.compile_seconds += compiling
+                note_kernels_cached(game)
         solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}
         attributes = {

@@ -24,7 +24,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -422,7 +422,7 @@ def disk_full_explained(game: Game, path: Path, work_folder: Path, what: str,
             raise
         records = tiers.records_type(game).itemsize
         tiers_room, file_room = game.size * records, game.size * (1 + records)
-        hint = (f", or keep the solved tiers on another disk with --work-dir DIR"
+        hint = (", or keep the solved tiers on another disk with --work-dir DIR"
                 if work_dir_hint else "")
         raise DiskFull(
             f"the disk is full: {what} failed. This build needs up to "

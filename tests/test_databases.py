@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 
-import h5py
 import numpy as np
 import pytest
 

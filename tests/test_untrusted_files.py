@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -34,8 +33,7 @@ from tiersolve.databases import open_database
 from tiersolve.databases import build_database
 from tiersolve.databases.chunks import COMPRESSION
 from tiersolve.databases.format import CRASH_STEPS, CRASH_VARIABLE
-from tiersolve.errors import DatabaseError, TiersolveError
-from tiersolve.games import make_game
+from tiersolve.errors import DatabaseError
 
 WORKER = Path(__file__).with_name("untrusted_worker.py")
 #: Damaged copies of each database per run: in the default suite, and with -m slow.

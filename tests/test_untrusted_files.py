@@ -36,8 +36,11 @@ from tiersolve.databases.format import CRASH_STEPS, CRASH_VARIABLE
 from tiersolve.errors import DatabaseError
 
 WORKER = Path(__file__).with_name("untrusted_worker.py")
-#: Damaged copies of each database per run: in the default suite, and with -m slow.
-COPIES, SLOW_COPIES = 100, 1500
+#: Damaged copies of each database per run: in the default suite (at least the first,
+#: and at most the second, as many as fit in FUZZ_SECONDS), and with -m slow.
+COPIES, MAX_COPIES, SLOW_COPIES = 60, 600, 1500
+#: Seconds the default suite's fuzz test goes on once it has checked COPIES of each.
+FUZZ_SECONDS = 35
 #: Seconds a damaged copy may take before the test calls it a hang.
 HANG_SECONDS = 30
 
@@ -102,15 +105,21 @@ class Worker:
         self.process.wait()
 
 
-def fuzz(databases: dict[str, Path], folder: Path, copies: int, seed: int) -> dict[str, int]:
-    """Check ``copies`` damaged copies of each database; returns how many outcomes of
-    each kind there were, after asserting that none was a hang, a crash or wrong."""
+def fuzz(databases: dict[str, Path], folder: Path, copies: int, seed: int,
+         more: int = 0, seconds: float = 0.0) -> dict[str, int]:
+    """Check ``copies`` damaged copies of each database, then up to ``more`` others
+    while ``seconds`` have not passed (the copies are the same for a seed, whatever
+    the time); returns how many outcomes of each kind there were, after asserting
+    that none was a hang, a crash or wrong."""
     kinds = sorted(databases)
     worker = Worker([databases[kind] for kind in kinds])
     rng = random.Random(seed)
     tally: dict[str, int] = {}
+    began = time.monotonic()
     try:
-        for number in range(copies):
+        for number in range(copies + more):
+            if number >= copies and time.monotonic() - began > seconds:
+                break
             for index, kind in enumerate(kinds):
                 data, damage = damaged_copy(databases[kind].read_bytes(), rng)
                 path = folder / f"{kind}-{number}.h5"
@@ -127,7 +136,8 @@ def fuzz(databases: dict[str, Path], folder: Path, copies: int, seed: int) -> di
 
 
 def test_damaged_copies_are_answered_right_or_refused(small_databases, tmp_path):
-    tally = fuzz(small_databases, tmp_path, COPIES, seed=19)
+    tally = fuzz(small_databases, tmp_path, COPIES, seed=19, more=MAX_COPIES - COPIES,
+                 seconds=FUZZ_SECONDS)
     assert tally.get("refused", 0) > COPIES  # most damage is found: the test has teeth
 
 

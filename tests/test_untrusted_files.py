@@ -424,42 +424,44 @@ from pathlib import Path
 from tiersolve.databases import open_database
 from tiersolve.errors import TiersolveError
 path, stop, expected = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-answers = failures = 0
 while not stop.exists():
     try:
         with open_database(path) as db:
             record = db.lookup("(L 0)")
             info = db.info()
-        if f"{record.value} {record.remoteness}" != expected or info.start_value != "win":
-            print("wrong:", record, info.start_value, flush=True)
-            failures += 1
-        answers += 1
+        right = f"{record.value} {record.remoteness}" == expected and info.start_value == "win"
+        print("right" if right else f"wrong: {record} {info.start_value}", flush=True)
     except TiersolveError as error:
         print("refused:", error, flush=True)
-        failures += 1
-    if answers == 1:
-        print("reading", flush=True)
-print("answers", answers, "failures", failures, flush=True)
 """
 
 
 def test_a_reader_sees_the_old_or_the_new_file_and_never_stops_a_rebuild(tmp_path):
+    """Rebuilds with --overwrite while another process opens and queries the file in a
+    loop, answering between each two rebuilds: every rebuild succeeds, every answer
+    is right (before issue 19, 6 of 19 rebuilds failed: "unable to lock file")."""
     path = tmp_path / "1210.h5"
     build_database("1210", path, progress=False)
     stop = tmp_path / "stop"
     reader = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop), "win 7"],
                               stdout=subprocess.PIPE, text=True)
+    answers = []
+
+    def next_answer() -> None:
+        assert select.select([reader.stdout], [], [], 600)[0], "the reader stopped answering"
+        answers.append(reader.stdout.readline().strip())
+
     try:
-        assert select.select([reader.stdout], [], [], 600)[0]
-        assert reader.stdout.readline() == "reading\n"
+        next_answer()
         for _ in range(4):
             report = build_database("1210", path, progress=False, overwrite=True)
             assert (report.start_value, report.start_remoteness) == ("win", 7)
+            next_answer()
     finally:
         stop.touch()
         out, _ = reader.communicate(timeout=120)
-    last = out.strip().splitlines()[-1].split()
-    assert last[0] == "answers" and int(last[1]) > 1 and last[3] == "0", out
+    answers += out.split("\n")[:-1]
+    assert len(answers) >= 5 and set(answers) == {"right"}, answers
     stop.unlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
 

@@ -409,6 +409,12 @@ def is_disk_full(error: BaseException) -> bool:
             or ("requested and" in text and "written" in text))
 
 
+#: What an HDF5 file takes besides its data, at most, for the room a build asks for:
+#: its superblock, object headers and chunk indexes, and the page a filesystem rounds
+#: it up to.
+FILE_OVERHEAD_BYTES = 8 << 10
+
+
 @contextmanager
 def disk_full_explained(game: Game, path: Path, work_folder: Path, what: str,
                         work_dir_hint: bool = False) -> Iterator[None]:
@@ -421,7 +427,9 @@ def disk_full_explained(game: Game, path: Path, work_folder: Path, what: str,
         if not is_disk_full(error):
             raise
         records = tiers.records_type(game).itemsize
-        tiers_room, file_room = game.size * records, game.size * (1 + records)
+        # uncompressed, plus HDF5's own blocks and a filesystem's page of each file
+        tiers_room = game.size * records + game.tiers.count * FILE_OVERHEAD_BYTES
+        file_room = game.size * (1 + records) + 16 * FILE_OVERHEAD_BYTES
         hint = (", or keep the solved tiers on another disk with --work-dir DIR"
                 if work_dir_hint else "")
         raise DiskFull(

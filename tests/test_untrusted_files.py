@@ -506,6 +506,34 @@ def test_a_full_disk_is_one_line_and_loses_nothing(where, tmp_path, monkeypatch,
     assert_only_a_correct_database(path, reference)
 
 
+TMPFS_BUILD = """
+mount -t tmpfs -o size=16k tmpfs "$1" && "$2" -m tiersolve build ttt --rows 3 --cols 3 \
+    --out "$1/t.h5" --quiet; echo "tier files: $?"; ls -A "$1"; umount "$1"
+mount -t tmpfs -o size=4k tmpfs "$1" && "$2" -m tiersolve build ttt --rows 3 --cols 3 \
+    --out "$1/t.h5" --quiet --work-dir "$3"; echo "final write: $?"; ls -A "$1"
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="mounting a small tmpfs needs root (the test above simulates it)")
+def test_a_full_tmpfs_is_one_line(tmp_path):
+    """A real full disk: a 16 KB tmpfs for the tier files, a 4 KB one for the database
+    (its tiers elsewhere, with --work-dir), mounted in a mount namespace of their own."""
+    small, work = tmp_path / "small", tmp_path / "work"
+    small.mkdir(), work.mkdir()
+    run = subprocess.run(["unshare", "-m", "sh", "-c", TMPFS_BUILD, "sh", str(small),
+                          sys.executable, str(work)], capture_output=True, text=True, timeout=600)
+    if "mount" in run.stderr and "permission denied" in run.stderr.lower():
+        pytest.skip("this container may not mount a tmpfs")
+    errors = [line for line in run.stderr.splitlines() if line.startswith("tiersolve build:")]
+    shown = [line for line in run.stdout.splitlines() if not line.startswith("ttt 3x3:")]  # plans
+    assert shown == ["tier files: 2", "t.h5.partial", "final write: 2"], run.stdout
+    assert len(errors) == 2 and all("the disk is full" in line and "--work-dir" in line
+                                    for line in errors), run.stderr
+    assert "keeping a solved tier failed" in errors[0] and "writing" in errors[1]
+    assert sorted(p.name for p in work.iterdir()) == ["t.h5.partial"]  # kept for the rerun
+
+
 # -- a build's own peak memory -------------------------------------------------------------
 def test_a_build_reports_its_own_peak_memory_not_the_process_s(tmp_path):
     from tiersolve.databases.build import resident_bytes

@@ -38,7 +38,7 @@ from tiersolve.errors import DatabaseError
 WORKER = Path(__file__).with_name("untrusted_worker.py")
 #: Damaged copies of each database per run: in the default suite (at least the first,
 #: and at most the second, as many as fit in FUZZ_SECONDS), and with -m slow.
-COPIES, MAX_COPIES, SLOW_COPIES = 60, 600, 1500
+COPIES, MAX_COPIES, SLOW_COPIES = 60, 600, 8000
 #: Seconds the default suite's fuzz test goes on once it has checked COPIES of each.
 FUZZ_SECONDS = 35
 #: Seconds a damaged copy may take before the test calls it a hang.

@@ -10,21 +10,26 @@ merge the tiers into the HDF5 file, report.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import resource
+import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Iterator
 
-import h5py
 import numpy as np
 
-from tiersolve.databases.format import (PARTIAL_SUFFIX, PartialBuild, provenance_attributes,
-                                         write_database)
+from tiersolve.databases.format import (PARTIAL_SUFFIX, PartialBuild, crash_point,
+                                         provenance_attributes, write_database)
 from tiersolve.databases.reader import default_path
 from tiersolve.errors import TiersolveError
 from tiersolve.games.base import Game
@@ -43,6 +48,10 @@ KERNEL_BYTES = 30 << 20
 class BuildRefused(TiersolveError):
     """The build cannot start: it would not fit in memory (and was not forced), or
     its output cannot be written."""
+
+
+class DiskFull(BuildRefused):
+    """The disk filled up while the build kept its tiers or wrote the database."""
 
 
 @dataclass
@@ -156,6 +165,54 @@ class CompileTimer:
     @property
     def seconds(self) -> float:
         return self._listener.duration if self._listener.done else 0.0
+
+
+def _kernels_marker(game: Game) -> Path:
+    """A file in this version's kernel cache that says the solver kernels of ``game``
+    (its label and record type) have been compiled into the cache."""
+    from tiersolve.solver.jit import CACHE_DIR
+
+    return Path(CACHE_DIR) / f"compiled-{game.label()}-{tiers.records_type(game).name}"
+
+
+def note_kernels_cached(game: Game) -> None:
+    """Mark ``game``'s solver kernels as cached (``compile_apart`` then skips them)."""
+    try:
+        _kernels_marker(game).touch()
+    except OSError:
+        pass
+
+
+def compile_kernels(name: str, options: dict) -> None:
+    """Compile the solver kernels of a game into the cache (``compile_apart``'s child)."""
+    from tiersolve.games import make_game
+
+    game = make_game(name, **options)
+    tiers.warm_up(game)
+    note_kernels_cached(game)
+
+
+def compile_apart(game: Game, progress: bool) -> float:
+    """Compile ``game``'s solver kernels in a child process, unless this kernel cache
+    already holds them; returns the seconds it took. numba's compiler takes hundreds
+    of MB for some games (Breakthrough 4x4: 720 MB for a build that needs 198 MB
+    once compiled), and that memory, freed or not, would be part of the build's peak
+    and break its plan; the build itself then only loads the kernels. If the child
+    cannot run, the build compiles them itself, as before."""
+    if _kernels_marker(game).exists():
+        return 0.0
+    began = time.perf_counter()
+    code = ("import json, sys; from tiersolve.databases.build import compile_kernels; "
+            "compile_kernels(sys.argv[1], json.loads(sys.argv[2]))")
+    from tiersolve.solver.common import announced
+
+    with announced(f"{game.name}: compiling the numba kernels, once for this version", progress):
+        try:
+            subprocess.run([sys.executable, "-c", code, game.name, json.dumps(game.options)],
+                           check=True, capture_output=True, timeout=24 * 3600)
+        except (OSError, subprocess.SubprocessError):
+            return 0.0
+    return time.perf_counter() - began
 
 
 def solver_name(game: Game) -> str:
@@ -278,25 +335,173 @@ def legal_start(game: Game, text: str) -> np.ndarray:
 
 
 class _BuildLock:
-    """An exclusive lock on ``<database>.lock``, so two builds never write one file."""
+    """An exclusive lock on ``<database>.lock``, so two builds never write one file.
 
-    def __init__(self, path: Path) -> None:
+    The file is removed when the lock is released; a build that opened it just
+    before checks, once it holds the lock, that the name still leads to the file it
+    locked (else it locks the new one), so two builds never hold two locks."""
+
+    def __init__(self, path: Path, wait: bool = True) -> None:
         self.path = path.with_name(path.name + ".lock")
-        try:
-            self.handle = open(self.path, "a")
-        except OSError as error:
-            raise BuildRefused(f"cannot write {self.path}: {_reason(error)}") from None
-        try:
-            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.handle.close()
-            raise BuildRefused(f"another build is writing {path} (it holds {self.path}); "
-                               "wait for it to finish") from None
+        while True:
+            try:
+                self.handle = open(self.path, "a")
+            except OSError as error:
+                raise BuildRefused(f"cannot write {self.path}: {_reason(error)}") from None
+            try:
+                fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self.handle.close()
+                raise BuildRefused(f"another build is writing {path} (it holds {self.path}); "
+                                   "wait for it to finish") from None
+            try:
+                if os.stat(self.path).st_ino == os.fstat(self.handle.fileno()).st_ino:
+                    return
+            except FileNotFoundError:
+                pass
+            self.handle.close()  # removed by the build that held it: lock the new one
 
     def release(self) -> None:
+        self.path.unlink(missing_ok=True)  # before unlocking, so no one locks a removed file
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
-        self.path.unlink(missing_ok=True)
+
+
+def tidy_finished_build(path: Path, folder: Path, lock: "_BuildLock | None" = None) -> None:
+    """Remove what a build of ``path`` killed after its final rename left: its work
+    ``folder`` once that folder's marker names the complete file at ``path`` (the
+    file's ``build_id``), its ``.tmp`` file, and its lock file. Needs the build lock:
+    ``lock``, or one taken here (if another build holds it, nothing is touched)."""
+    from tiersolve.databases.format import MERGED_MARKER
+    from tiersolve.databases.reader import Database
+
+    own = lock is None
+    if own:
+        try:
+            lock = _BuildLock(path)
+        except BuildRefused:
+            return
+    try:
+        path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+        marker = folder / MERGED_MARKER
+        if marker.is_file() and path.is_file():
+            try:
+                with Database(path) as db:
+                    finished = db.attributes.get("build_id") == marker.read_text().strip()
+            except (TiersolveError, OSError):
+                finished = False
+            if finished:
+                shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        if own:
+            lock.release()
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether ``error`` says the disk (or the user's quota) is full: an OSError with
+    errno ENOSPC or EDQUOT, HDF5's report of one, or numpy's short write."""
+    if not isinstance(error, OSError):
+        return False
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    text = str(error)
+    return ("No space left on device" in text or "errno = 28" in text
+            or ("requested and" in text and "written" in text))
+
+
+#: What an HDF5 file takes besides its data, at most, for the room a build asks for:
+#: its superblock, object headers and chunk indexes, and the page a filesystem rounds
+#: it up to.
+FILE_OVERHEAD_BYTES = 8 << 10
+
+
+@contextmanager
+def disk_full_explained(game: Game, path: Path, work_folder: Path, what: str,
+                        work_dir_hint: bool = False) -> Iterator[None]:
+    """Turn a full disk inside the block into DiskFull: one line saying how much room
+    the build needs and where (its kept tiers in ``work_folder``, the database at
+    ``path``), and, if ``work_dir_hint``, that ``--work-dir`` puts the tiers elsewhere."""
+    try:
+        yield
+    except OSError as error:
+        if not is_disk_full(error):
+            raise
+        records = tiers.records_type(game).itemsize
+        # uncompressed, plus HDF5's own blocks and a filesystem's page of each file
+        tiers_room = game.size * records + game.tiers.count * FILE_OVERHEAD_BYTES
+        file_room = game.size * (1 + records) + 16 * FILE_OVERHEAD_BYTES
+        hint = (", or keep the solved tiers on another disk with --work-dir DIR"
+                if work_dir_hint else "")
+        raise DiskFull(
+            f"the disk is full: {what} failed. This build needs up to "
+            f"{human_bytes(tiers_room)} for its solved tiers in {work_folder} "
+            f"({human_bytes(_free_bytes(work_folder))} free) and up to {human_bytes(file_room)} "
+            f"for the database in {path.parent} ({human_bytes(_free_bytes(path))} free); the "
+            f"tiers solved so far are kept: free some space and run the same command again"
+            f"{hint}") from None
+
+
+def _free_bytes(place: Path) -> int:
+    """Free bytes on the disk holding ``place`` (or the nearest folder that exists)."""
+    for folder in (place, *place.parents):
+        if folder.exists():
+            try:
+                return shutil.disk_usage(folder).free
+            except OSError:
+                return 0
+    return 0
+
+
+class PeakMemory:
+    """The peak resident memory of this process from its creation on, not
+    ``ru_maxrss``, which a process inherits from whatever forked it.
+
+    On Linux it resets the kernel's high-water mark (writing 5 to
+    ``/proc/self/clear_refs``) and reads ``VmHWM`` from ``/proc/self/status``: exact,
+    and free. Where that cannot be done, a thread samples the resident memory every
+    20 ms (a peak shorter than that may be missed). docs/DECISIONS.md."""
+
+    def __init__(self) -> None:
+        self._sampled = resident_bytes()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        try:
+            with open("/proc/self/clear_refs", "w") as clear:
+                clear.write("5")
+            self._exact = _high_water_mark() is not None
+        except OSError:
+            self._exact = False
+        if not self._exact:
+            self._thread = threading.Thread(target=self._sample, daemon=True,
+                                            name="tiersolve-peak-memory")
+            self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.02):
+            self._sampled = max(self._sampled, resident_bytes())
+
+    def stop(self) -> None:
+        """Stop sampling (the peak so far stays readable)."""
+        self._stop.set()
+
+    @property
+    def bytes(self) -> int:
+        """The peak so far."""
+        if self._exact:
+            return _high_water_mark() or 0
+        return max(self._sampled, resident_bytes())
+
+
+def _high_water_mark() -> int | None:
+    """``VmHWM`` of this process in bytes, or None if the kernel does not say."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def build_database(game: Game, path: str | os.PathLike | None = None, *, start: str | None = None,
@@ -330,6 +535,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     start_state = legal_start(game, start if start is not None else game.default_start())
     partial_folder = partial_directory(path, work_dir)
     if path.exists() and not overwrite:
+        tidy_finished_build(path, partial_folder)
         return existing_report(path, game, start=game.format(start_state), leftover=partial_folder)
     start_index = game.index(start_state)
     available = memory_available()
@@ -344,7 +550,9 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
                            f"but only {human_bytes(available)} is available; use --force to try anyway")
     make_folder(path)
     lock = _BuildLock(path)
+    peak = PeakMemory()
     try:
+        tidy_finished_build(path, partial_folder, lock)
         partial = PartialBuild(_partial_base(path, work_dir), game, tiers.records_type(game),
                                restart=restart)
         done = partial.done()
@@ -356,13 +564,19 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             partial.save(tier, records, counts, longest)
             writing[0] += time.perf_counter() - began
 
-        if on_cluster:
-            stats = solve_on_cluster(game, partial, workers=workers, scheduler=scheduler,
-                                     threads=threads if threads_given else None,
-                                     progress=progress, force=force)
-        else:
-            stats = tiers.solve(game, threads=threads, progress=progress, sink=keep, done=done,
-                                load=partial.load, budget=None if force else available)
+        with disk_full_explained(game, path, partial.directory, "keeping a solved tier",
+                                 work_dir_hint=True):
+            if on_cluster:
+                stats = solve_on_cluster(game, partial, workers=workers, scheduler=scheduler,
+                                         threads=threads if threads_given else None,
+                                         progress=progress, force=force)
+            else:
+                compiling = compile_apart(game, progress) if len(done) < game.tiers.count else 0.0
+                stats = tiers.solve(game, threads=threads, progress=progress, sink=keep,
+                                    done=done, load=partial.load,
+                                    budget=None if force else available)
+                stats.compile_seconds += compiling
+                note_kernels_cached(game)
         solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}
         attributes = {
@@ -380,18 +594,26 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
             **provenance_attributes(),
         }
         merging = time.perf_counter()
-        with progress_bar(game.size, f"writing {path.name}", progress) as bar:
-            write_database(path, game, partial, stats.max_remoteness, attributes, bar.update)
-        start_value, start_remoteness = _start_result(path, start_index)
+        attributes["build_seconds"] = 0.0  # both set just before the file is closed, below
+        attributes["write_seconds"] = 0.0
+        with disk_full_explained(game, path, partial.directory, f"writing {path}",
+                                 work_dir_hint=True):
+            with progress_bar(game.size, f"writing {path.name}", progress) as bar:
+                def step(count: int) -> None:
+                    bar.update(count)
+                    attributes["write_seconds"] = writing[0] + time.perf_counter() - merging
+                    attributes["build_seconds"] = time.perf_counter() - begun
+
+                write_database(path, game, partial, stats.max_remoteness, attributes, step,
+                               start_index=start_index)
         writing[0] += time.perf_counter() - merging
-        with h5py.File(path, "r+") as out:
-            out.attrs["start_value"] = start_value
-            out.attrs["start_remoteness"] = -1 if start_remoteness is None else start_remoteness
-            out.attrs["write_seconds"] = writing[0]
-            out.attrs["build_seconds"] = time.perf_counter() - begun
+        start_value = attributes["start_value"]
+        start_remoteness = None if attributes["start_remoteness"] < 0 else attributes["start_remoteness"]
+        crash_point("after-rename")
         partial.discard()
     finally:
         lock.release()
+        peak.stop()
     return BuildReport(
         game=game.name, description=game.describe(), path=str(path), positions=game.size,
         counts=counts, start=game.format(start_state), start_value=start_value,
@@ -400,7 +622,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         solve_seconds=solving, write_seconds=writing[0],
         total_seconds=time.perf_counter() - begun, file_bytes=path.stat().st_size,
         solver_peak_bytes=int(stats.peak_bytes), planned_peak_bytes=needed.total,
-        peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        peak_rss_bytes=peak.bytes,
         tiers=game.tiers.count, resumed_tiers=len(done), options=dict(game.options),
         **_largest_tier(game, stats.tier_seconds))
 
@@ -482,13 +704,3 @@ def _largest_tier(game: Game, seconds: dict[int, float]) -> dict:
     key = game.tiers.keys[tier]
     return {"largest_tier": f"{tier} {tuple(key)}" if len(key) else str(tier),
             "largest_tier_seconds": seconds[tier]}
-
-
-def _start_result(path: Path, index: int) -> tuple[str, int | None]:
-    """The start position's value name and remoteness, read from the written file."""
-    with h5py.File(path, "r") as written:
-        value = int(written["value"][index])
-        distance = int(written["remoteness"][index])
-        none = int(written.attrs["remoteness_none"])
-    return VALUE_NAMES[value], None if distance == none else distance
-

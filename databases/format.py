@@ -1,4 +1,4 @@
-"""The database file format (HDF5), version 2, its writer, and partial builds.
+"""The database file format (HDF5), version 3, its writer, and partial builds.
 
 One file per game, options and size. Layout (also in docs/FORMAT.md)::
 
@@ -7,10 +7,12 @@ One file per game, options and size. Layout (also in docs/FORMAT.md)::
     /remoteness     uint8 or uint16 [N]   moves to the end; the dtype's maximum = none
     /tier_offsets   int64  [T+1] index where each tier starts (the last entry is N)
     /tier_keys      int64  [T, K] what identifies each tier (e.g. piece counts)
+    /metadata       uint8  [B]   the file's metadata, one JSON object (databases/metadata.py)
 
-Both per-index datasets are chunked, gzip-compressed and carry HDF5's fletcher32
-checksum on every chunk, and the file's metadata is written with checksums too
-(HDF5 1.10 object headers), so a damaged file is detected, never read wrongly.
+Every dataset is chunked and carries HDF5's fletcher32 checksum on every chunk
+(the per-index ones are gzip-compressed too), and the file's structure is written
+with checksums (HDF5 1.10 object headers); nothing a reader uses lives in a part
+of the file without a checksum, so a damaged file is detected, never read wrongly.
 
 **Partial builds.** While a game is solved, each solved tier is kept at once as its
 own small HDF5 file in ``<file>.partial/`` (written under a temporary name, synced
@@ -26,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -36,15 +39,19 @@ import numpy as np
 from tiersolve.databases.chunks import (
     CHUNK_POSITIONS, COMPRESSION, DEFLATE_LEVEL, SCRATCH_LEVEL, ChunkWriter, chunked_layout,
 )
+from tiersolve.databases.metadata import encode_metadata
 from tiersolve.games.base import Game
 from tiersolve.solver.jit import source_fingerprint
 from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
 
 FORMAT_NAME = "tiersolve-database"
-#: What the ``format`` attribute of a readable file may say: files written before
-#: issue 20 carry the project's name before it was renamed.
-FORMAT_NAMES_READ = (FORMAT_NAME, "gamesolver-database")
-FORMAT_VERSION = 2
+#: What the ``format`` of a readable file may say. Files written before issue 20
+#: said ``gamesolver-database`` (the project's name before it was renamed); they are
+#: all of format version 2 or older, which a reader refuses with "rebuild it".
+FORMAT_NAMES_READ = (FORMAT_NAME,)
+FORMAT_VERSION = 3
+#: Versions a reader recognises only to say that the file must be rebuilt.
+OLDER_VERSIONS = (1, 2)
 PARTIAL_FORMAT = "tiersolve-partial-build"
 #: The folder a build keeps its solved tiers in: ``<database>.partial/``.
 PARTIAL_SUFFIX = ".partial"
@@ -52,6 +59,18 @@ PARTIAL_SUFFIX = ".partial"
 MERGE_BLOCK = 1 << 22
 #: Object headers with checksums (HDF5 1.10 and later can read the files).
 LIBVER = ("v110", "latest")
+#: The fill value of a database's ``value`` dataset: not a value code, so a chunk the
+#: file lacks (which HDF5 would read as the fill value) is refused, never answered.
+VALUE_FILL = 255
+#: The fill value of ``indices`` (a --reachable file): not an index, for the same reason.
+INDEX_FILL = -1
+#: The marker a build leaves in its work folder once the database file is complete:
+#: it holds the file's ``build_id``, so a later run knows the folder is finished with.
+MERGED_MARKER = "merged"
+#: Test-only fault injection: the step of the final write at which a build ends its
+#: process at once (os._exit), as a kill would (tests/test_untrusted_files.py).
+CRASH_VARIABLE = "TIERSOLVE_CRASH_AT"
+CRASH_STEPS = ("writing", "before-rename", "renaming", "after-rename")
 
 
 class PartialBuildMismatch(ValueError):
@@ -69,11 +88,23 @@ def layout_attributes(game: Game) -> dict[str, Any]:
     }
 
 
-def _sync_and_rename(temporary: Path, final: Path) -> None:
-    """Make a written file durable, then give it its final name."""
+def crash_point(step: str) -> None:
+    """End the process at once if ``$TIERSOLVE_CRASH_AT`` names ``step`` (tests only)."""
+    if os.environ.get(CRASH_VARIABLE) == step:
+        os._exit(86)
+
+
+def _sync_and_rename(temporary: Path, final: Path, before_rename: Callable[[], None] | None = None
+                     ) -> None:
+    """Make a written file durable, then give it its final name (``before_rename``
+    runs between the two)."""
     with open(temporary, "rb") as handle:
         os.fsync(handle.fileno())
+    if before_rename is not None:
+        before_rename()
     os.replace(temporary, final)
+    if before_rename is not None:
+        crash_point("renaming")
     try:
         directory = os.open(final.parent, os.O_RDONLY)
     except OSError:
@@ -260,67 +291,114 @@ def provenance_attributes() -> dict[str, Any]:
             "h5py_version": h5py.__version__, "python_version": platform.python_version()}
 
 
-def write_attributes(out: h5py.File, game: Game, remoteness_none: int,
-                     attributes: dict[str, Any]) -> None:
+def checked_small_dataset(group: h5py.Group, name: str, data: np.ndarray) -> h5py.Dataset:
+    """``group[name] = data`` in one chunk under the fletcher32 checksum (an empty
+    array, which HDF5 cannot chunk, holds no byte to check)."""
+    data = np.asarray(data)
+    if not data.size:
+        return group.create_dataset(name, data=data)
+    return group.create_dataset(name, data=data, chunks=data.shape, fletcher32=True)
+
+
+def write_metadata(out: h5py.File, game: Game, remoteness_none: int,
+                   attributes: dict[str, Any]) -> None:
     """What every database file holds besides its values: the tier layout
-    (``tier_offsets``, ``tier_keys``), the format and layout attributes, the
-    remoteness sentinel, the value names, and ``attributes``."""
-    out.create_dataset("tier_offsets", data=game.tiers.offsets)
+    (``tier_offsets``, ``tier_keys``) and the ``metadata`` dataset: the format and
+    layout, the remoteness sentinel, the value names, and ``attributes``. Only
+    ``format`` and ``format_version`` are root attributes too, for other tools."""
+    checked_small_dataset(out, "tier_offsets", np.asarray(game.tiers.offsets, dtype=np.int64))
     keys = np.asarray(game.tiers.keys, dtype=np.int64).reshape(game.tiers.count, -1)
-    out.create_dataset("tier_keys", data=keys)
-    attrs = out.attrs
-    attrs["format"] = FORMAT_NAME
-    attrs["format_version"] = FORMAT_VERSION
-    for key, value in layout_attributes(game).items():
-        attrs[key] = value
-    attrs["remoteness_none"] = remoteness_none
-    attrs["value_codes"] = json.dumps({str(code): name for code, name in VALUE_NAMES.items()})
-    for key, value in attributes.items():
-        attrs[key] = value
+    checked_small_dataset(out, "tier_keys", keys)
+    metadata = {"format": FORMAT_NAME, "format_version": FORMAT_VERSION,
+                **layout_attributes(game), "remoteness_none": remoteness_none,
+                "value_codes": json.dumps({str(code): name for code, name in VALUE_NAMES.items()}),
+                **attributes}
+    raw = np.frombuffer(encode_metadata(_plain_values(metadata)), dtype=np.uint8)
+    checked_small_dataset(out, "metadata", raw)
+    # fixed-length, so that they live in the (checksummed) object header
+    out.attrs["format"] = np.bytes_(FORMAT_NAME)
+    out.attrs["format_version"] = np.int64(FORMAT_VERSION)
+
+
+def _plain_values(metadata: dict[str, Any]) -> dict[str, Any]:
+    """``metadata`` with numpy scalars as Python numbers (JSON takes only those)."""
+    return {key: value.item() if isinstance(value, np.generic) else value
+            for key, value in metadata.items()}
 
 
 @contextmanager
-def new_database(path: Path, game: Game, max_remoteness: int,
-                 attributes: dict[str, Any]) -> Iterator[tuple[h5py.File, np.dtype]]:
+def new_database(path: Path, game: Game, max_remoteness: int, attributes: dict[str, Any],
+                 work_folder: Path | None = None) -> Iterator[tuple[h5py.File, np.dtype]]:
     """A database file being written: yields (the open file, the remoteness dtype its
-    largest remoteness needs) for the caller's datasets, then adds the layout and
-    ``attributes`` (``write_attributes``). The file is written under a temporary name,
-    synced and renamed when complete, and removed if anything fails."""
+    largest remoteness needs) for the caller's datasets, then writes the layout and
+    the metadata (``write_metadata``) from ``attributes``, which the caller may
+    complete inside the block (the start's value, read from what it wrote). The file
+    is written under a temporary name, synced, and renamed only when complete; it is
+    removed if anything fails. ``work_folder`` (the build's kept tiers) then gets a
+    marker naming the file's ``build_id``, so that a run after a kill between the
+    rename and the folder's removal knows the folder is finished with."""
     remoteness_type = np.dtype(np.uint8 if max_remoteness < 255 else np.uint16)
     temporary = path.with_name(path.name + ".tmp")
+    attributes.setdefault("build_id", uuid.uuid4().hex)
+
+    def mark_merged() -> None:
+        crash_point("before-rename")
+        if work_folder is not None and work_folder.is_dir():
+            (work_folder / MERGED_MARKER).write_text(attributes["build_id"])
+
     try:
         with h5py.File(temporary, "w", libver=LIBVER) as out:
             yield out, remoteness_type
-            write_attributes(out, game, int(np.iinfo(remoteness_type).max), attributes)
-        _sync_and_rename(temporary, path)
+            crash_point("writing")
+            write_metadata(out, game, int(np.iinfo(remoteness_type).max), attributes)
+        _sync_and_rename(temporary, path, mark_merged)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
 
 
+def start_result(values: h5py.Dataset, remoteness: h5py.Dataset, row: int | None,
+                 none: int) -> tuple[str, int | None]:
+    """The value name and remoteness (None: none) at ``row`` of a database being
+    written; ("draw", None) if the file does not hold that row."""
+    if row is None:
+        return "draw", None
+    value, distance = int(values[row]), int(remoteness[row])
+    return VALUE_NAMES[value], None if distance == none else distance
+
+
 def write_database(path: Path, game: Game, partial: PartialBuild, max_remoteness: int,
-                   attributes: dict[str, Any], step: Callable[[int], None] | None = None) -> Path:
+                   attributes: dict[str, Any], step: Callable[[int], None] | None = None,
+                   start_index: int | None = None) -> Path:
     """Merge the kept tiers into the database file at ``path`` (written under a
-    temporary name and renamed when complete); ``step(n)`` reports progress."""
+    temporary name and renamed when complete); ``step(n)`` reports progress.
+    ``attributes`` gets ``start_value`` and ``start_remoteness`` of ``start_index``,
+    read back from the file before it is closed."""
     size = game.size
-    with new_database(path, game, max_remoteness, attributes) as (out, remoteness_type):
-        values = out.create_dataset("value", shape=(size,), dtype=np.uint8, **chunked_layout(size))
+    with new_database(path, game, max_remoteness, attributes, partial.directory) as \
+            (out, remoteness_type):
+        values = out.create_dataset("value", shape=(size,), dtype=np.uint8,
+                                    fillvalue=VALUE_FILL, **chunked_layout(size))
         remoteness = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
                                         **chunked_layout(size))
-        if not size:
-            return path
-        with ChunkWriter(values) as value_out, ChunkWriter(remoteness) as remoteness_out:
-            written = 0
-            for tier in range(game.tiers.count):
-                for lo, records in partial.blocks(tier):
-                    if int(game.tiers.offsets[tier]) + lo != written:
-                        raise ValueError(f"the kept tiers of {path.name} do not cover index {written}")
-                    tier_values, tier_remoteness = split_records(records, remoteness_type)
-                    value_out.write(tier_values)
-                    remoteness_out.write(tier_remoteness)
-                    written += len(records)
-                    if step is not None:
-                        step(len(records))
+        if size:
+            with ChunkWriter(values) as value_out, ChunkWriter(remoteness) as remoteness_out:
+                written = 0
+                for tier in range(game.tiers.count):
+                    for lo, records in partial.blocks(tier):
+                        if int(game.tiers.offsets[tier]) + lo != written:
+                            raise ValueError(f"the kept tiers of {path.name} do not cover "
+                                             f"index {written}")
+                        tier_values, tier_remoteness = split_records(records, remoteness_type)
+                        value_out.write(tier_values)
+                        remoteness_out.write(tier_remoteness)
+                        written += len(records)
+                        if step is not None:
+                            step(len(records))
+        value, distance = start_result(values, remoteness, start_index,
+                                       int(np.iinfo(remoteness_type).max))
+        attributes["start_value"] = value
+        attributes["start_remoteness"] = -1 if distance is None else distance
     return path
 
 
@@ -339,4 +417,4 @@ def _write_chunked(group: h5py.Group, name: str, data: np.ndarray,
 __all__ = ["CHUNK_POSITIONS", "COMPRESSION", "FORMAT_NAME", "FORMAT_NAMES_READ", "FORMAT_VERSION",
            "PARTIAL_SUFFIX", "PartialBuild",
            "PartialBuildMismatch", "layout_attributes", "new_database", "provenance_attributes",
-           "record_none", "write_attributes", "write_database"]
+           "record_none", "start_result", "write_metadata", "write_database"]

@@ -18,21 +18,21 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import time
 from pathlib import Path
 from typing import Sequence
 
-import h5py
 import numpy as np
 
 from tiersolve.databases.build import (
-    BuildRefused, BuildReport, CompileTimer, _BuildLock, check_output, existing_report, human_bytes,
-    legal_start, make_folder, memory_available, resident_bytes,
+    BuildRefused, BuildReport, CompileTimer, PeakMemory, _BuildLock, check_output,
+    disk_full_explained, existing_report, human_bytes, legal_start, make_folder, memory_available,
+    resident_bytes, tidy_finished_build,
 )
 from tiersolve.databases.chunks import ChunkWriter, chunked_layout
-from tiersolve.databases.format import new_database, provenance_attributes
+from tiersolve.databases.format import (INDEX_FILL, VALUE_FILL, checked_small_dataset, crash_point,
+                                         new_database, provenance_attributes)
 from tiersolve.databases.reader import default_directory
 from tiersolve.games.base import Game
 from tiersolve.solver.common import progress_bar
@@ -80,10 +80,13 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
     states = parse_starts(game, starts)
     texts = [game.format(state) for state in states]
     if path.exists() and not overwrite:
+        tidy_finished_build(path, _work_directory(path))
         return existing_report(path, game, starts=texts, leftover=_work_directory(path))
     make_folder(path)
     lock = _BuildLock(path)
+    peak = PeakMemory()
     try:
+        tidy_finished_build(path, _work_directory(path), lock)
         bar = progress_bar(None, f"searching {game.describe()}", progress)
 
         def say(message: str) -> None:
@@ -107,7 +110,9 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
                                    f"{human_bytes(available)} is available; use --force to try")
 
         solving = time.perf_counter()
-        with CompileTimer() as compiling:  # kernels compile on first use, inside the solve
+        with CompileTimer() as compiling, \
+                disk_full_explained(game, path, _work_directory(path), "keeping a solved tier"):
+            # kernels compile on first use, inside the solve
             solution = solve_reachable(game, [game.index(state) for state in states], say,
                                        check_memory, store=store, threads=threads)
         compile_seconds = compiling.seconds
@@ -134,15 +139,25 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         if tiered and shutil.disk_usage(path.parent).free < WRITTEN_BYTES * positions:
             say("little disk left: each tier's files go as soon as the file holds it")
             parts = lambda: _freeing_parts(solution)  # noqa: E731
-        _write(path, game, parts(), positions, longest, attributes)
+        attributes["write_seconds"] = 0.0  # set as the write goes, up to its last part
+        attributes["build_seconds"] = 0.0
+
+        def timed(parts):
+            for part in parts:
+                yield part
+                attributes["write_seconds"] = time.perf_counter() - writing
+                attributes["build_seconds"] = time.perf_counter() - begun
+
+        with disk_full_explained(game, path, _work_directory(path), f"writing {path}"):
+            _write(path, game, timed(parts()), positions, longest, attributes,
+                   store.directory if tiered else None)
         del solution
+        crash_point("after-rename")
         if tiered:
             shutil.rmtree(store.directory, ignore_errors=True)
-        with h5py.File(path, "r+") as out:
-            out.attrs["write_seconds"] = time.perf_counter() - writing
-            out.attrs["build_seconds"] = time.perf_counter() - begun
     finally:
         lock.release()
+        peak.stop()
     return BuildReport(
         game=game.name, description=game.describe() + " (reachable)", path=str(path),
         positions=positions, counts=counts, start=texts[0],
@@ -151,7 +166,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
         solve_seconds=solve_seconds,
         write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
         file_bytes=path.stat().st_size, solver_peak_bytes=0, planned_peak_bytes=0,
-        peak_rss_bytes=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        peak_rss_bytes=peak.bytes,
         tiers=game.tiers.count, resumed_tiers=resumed, options=dict(game.options))
 
 
@@ -219,14 +234,18 @@ def _freeing_parts(solution: TieredSolution):
         solution.store.drop("records", tier)
 
 
-def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: dict) -> None:
+def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: dict,
+           work_folder: Path | None = None) -> None:
     """The file: ``indices``, ``value`` and ``remoteness`` row for row, written part
     by part (``parts``: indices, values, remoteness with -1 for none, in order), and
-    ``index_fence``, the first index of each chunk of ``indices`` (docs/FORMAT.md)."""
-    with new_database(path, game, longest, attributes) as (out, remoteness_type):
+    ``index_fence``, the first index of each chunk of ``indices`` (docs/FORMAT.md).
+    ``work_folder``: the build's kept tiers (``new_database`` marks it when done)."""
+    with new_database(path, game, longest, attributes, work_folder) as (out, remoteness_type):
         none = np.iinfo(remoteness_type).max
-        indices = out.create_dataset("indices", shape=(size,), dtype=np.int64, **chunked_layout(size))
-        value = out.create_dataset("value", shape=(size,), dtype=np.uint8, **chunked_layout(size))
+        indices = out.create_dataset("indices", shape=(size,), dtype=np.int64,
+                                     fillvalue=INDEX_FILL, **chunked_layout(size))
+        value = out.create_dataset("value", shape=(size,), dtype=np.uint8, fillvalue=VALUE_FILL,
+                                   **chunked_layout(size))
         stored = out.create_dataset("remoteness", shape=(size,), dtype=remoteness_type,
                                     **chunked_layout(size))
         chunk = indices.chunks[0] if size else 1
@@ -243,7 +262,7 @@ def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: d
                     value_out.write(values)
                     stored_out.write(np.where(remoteness < 0, none, remoteness).astype(remoteness_type))
                     row = end
-        out.create_dataset("index_fence", data=fence)
+        checked_small_dataset(out, "index_fence", fence)
 
 
 __all__ = ["build_reachable", "default_reachable_path", "parse_starts", "reachable_solver_name"]

@@ -36,7 +36,8 @@ from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, Databas
                               IndexRangeError, MalformedPositionError, MissingDatabaseError,
                               PositionError, TiersolveError, UnreachedPositionError)
 from tiersolve.games import GAMES, make_game
-from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
+from tiersolve.databases.metadata import described, shown
+from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_NAMES, WIN, flipped
 
 if TYPE_CHECKING:
     import h5py
@@ -347,7 +348,16 @@ def _missing_file_message(path: Path) -> str:
 
 
 class Database:
-    """An open database file. Use :func:`open_database`."""
+    """An open database file. Use :func:`open_database`.
+
+    The file is untrusted input (docs/FORMAT.md, "What is checksummed, and what the
+    reader verifies"): every
+    byte used is under a checksum HDF5 verifies, or is checked against such bytes
+    or against the installed code, and anything out of place is one
+    DamagedDatabaseError line, never a traceback, a hang or a wrong answer. The file
+    is opened without HDF5's file locking: a database is never changed once it has
+    its name (a rebuild replaces it by a rename), so a reader has nothing to lock
+    out, and must not stop a rebuild (docs/DECISIONS.md)."""
 
     def __init__(self, path: str | os.PathLike, expect: Game | None = None) -> None:
         self.path = Path(path)
@@ -357,70 +367,239 @@ class Database:
             raise MissingDatabaseError(_missing_file_message(self.path))
         if self.path.is_dir():
             raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
+        if not self.path.is_file():  # a pipe would make the open wait for a writer
+            raise DamagedDatabaseError(f"{self.path} is not a regular file (a device, pipe or "
+                                       "socket), not a database file")
         import h5py
 
         try:
-            self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20)
-        except OSError:
+            self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20, locking=False)
+        except Exception:
             raise DamagedDatabaseError(f"{self.path} is not a readable database file (damaged, "
                                        "or not HDF5); rebuild it") from None
         try:
-            self._open(expect)
+            with self._damage_checked():
+                self._open(expect)
         except Exception:
             self.close()
             raise
 
-    def _open(self, expect: Game | None) -> None:
-        from tiersolve.databases.format import FORMAT_NAMES_READ, FORMAT_VERSION, layout_attributes
-
-        attrs = self._file.attrs
-        if _plain(attrs.get("format")) not in FORMAT_NAMES_READ:
-            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
-                                       f"file whose format attribute is "
-                                       f"{_plain(attrs.get('format'))!r})")
-        version = int(attrs.get("format_version", -1))
-        if version != FORMAT_VERSION:
-            raise DatabaseMismatchError(f"{self.path} has format version {version}; this software "
-                                        f"reads version {FORMAT_VERSION} only: rebuild the database")
+    @contextlib.contextmanager
+    def _damage_checked(self):
+        """Turns any error of HDF5 (or of the checks on what it read) inside the block
+        into one DamagedDatabaseError line naming the file."""
         try:
-            self._label = str(attrs["game"])
+            yield
+        except TiersolveError:
+            raise
+        except Exception as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise DamagedDatabaseError(f"{self.path} is damaged ({shown(reason, 120)}); "
+                                       "rebuild it") from None
+
+    def _damaged(self, what: str) -> DamagedDatabaseError:
+        return DamagedDatabaseError(f"{self.path} is damaged: {what}; rebuild it")
+
+    def _open(self, expect: Game | None) -> None:
+        from tiersolve.databases.format import (FORMAT_NAMES_READ, FORMAT_VERSION, OLDER_VERSIONS,
+                                                 layout_attributes)
+        from tiersolve.databases.metadata import check_metadata, parse_metadata
+
+        links = self._hard_links()
+        if "metadata" not in links:
+            version = self._old_version()
+            if version in OLDER_VERSIONS:
+                raise DatabaseMismatchError(
+                    f"{self.path} has format version {version}; this software reads version "
+                    f"{FORMAT_VERSION} only, whose every byte is checksummed: rebuild the database")
+            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
+                                       "file without tiersolve's metadata)")
+        raw = self._small_dataset("metadata", np.uint8, 1)
+        metadata = parse_metadata(raw.tobytes(), self.path)
+        if metadata.get("format") not in FORMAT_NAMES_READ:
+            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
+                                       f"file whose format is {described(metadata.get('format'))})")
+        version = metadata.get("format_version")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise DatabaseMismatchError(f"{self.path} has format version {described(version)}; "
+                                        f"this software reads version {FORMAT_VERSION} only: "
+                                        "rebuild the database")
+        reachable = "indices" in links
+        for name in ("value", "remoteness", "tier_offsets", "tier_keys",
+                     *(("indices", "index_fence") if reachable else ())):
+            if name not in links:
+                raise self._damaged(f"it lacks {name}")
+        rows = self._dataset_rows("indices" if reachable else "value")
+        metadata = check_metadata(metadata, self.path, rows)
+        if reachable != ("reachable_from" in metadata):
+            raise self._damaged("its reachable_from and its indices disagree")
+        parsed = metadata.pop("parsed")
+        self._metadata = metadata
+        self._starts: list[str] | None = parsed.get("reachable_from")
+        name = metadata["game"]
+        if name not in GAMES:
+            raise DatabaseMismatchError(f"{self.path} holds a game this software does not know "
+                                        f"({shown(name)}); the games are {', '.join(GAMES)}")
+        self._label = name
+        try:
             with _COMPILE_NOTICE.watch(self._label):
-                self.game = make_game(self._label, **json.loads(attrs["options"]))
-        except (KeyError, ValueError) as error:
-            raise DamagedDatabaseError(f"{self.path}: cannot rebuild its game ({error})") from None
+                self.game = make_game_or_fail(name, **parsed["options"])
+        except TiersolveError as error:
+            raise DatabaseMismatchError(f"{self.path}: cannot make its game "
+                                        f"({shown(str(error), 120)})") from None
         if expect is not None and (expect.name, expect.options) != (self.game.name, self.game.options):
             raise DatabaseMismatchError(f"{self.path} holds {self.game.describe()}, not "
                                         f"{expect.describe()}")
         for key, value in layout_attributes(self.game).items():
-            if _plain(attrs.get(key)) != value:
+            held = metadata[key]
+            if key in ("options", "hasher"):
+                held = json.dumps(parsed[key], sort_keys=True)
+            if held != value:
                 raise DatabaseMismatchError(
                     f"{self.path} was built with a different index layout ({key}: file "
-                    f"{_plain(attrs.get(key))!r}, this software {value!r}); rebuild the database")
-        missing = [name for name in ("value", "remoteness", "tier_offsets") if name not in self._file]
-        if missing or "remoteness_none" not in attrs:
-            what = ", ".join(missing) or "the remoteness_none attribute"
-            raise DamagedDatabaseError(f"{self.path} lacks {what}: an incomplete or damaged "
-                                       "database; rebuild it")
-        if not np.array_equal(self._file["tier_offsets"][()], self.game.tiers.offsets):
+                    f"{shown(str(held))}, this software {shown(str(value))}); rebuild the database")
+        tiers = self.game.tiers
+        offsets = self._small_dataset("tier_offsets", np.int64, tiers.count + 1)
+        if not np.array_equal(offsets, tiers.offsets):
             raise DatabaseMismatchError(f"{self.path}: tier offsets differ from this software's; "
                                         "rebuild")
-        self._values = self._file["value"]
-        self._remoteness = self._file["remoteness"]
+        keys = np.asarray(tiers.keys, dtype=np.int64).reshape(tiers.count, -1)
+        held_keys = self._small_dataset("tier_keys", np.int64, keys.size, ndim=2)
+        if held_keys.shape != keys.shape or not np.array_equal(held_keys, keys):
+            raise DatabaseMismatchError(f"{self.path}: tier keys differ from this software's; "
+                                        "rebuild")
+        if rows > self.game.size:
+            raise self._damaged(f"it holds {rows:,} positions of a game of {self.game.size:,}")
+        none = metadata["remoteness_none"]
+        self._values = self._per_index_dataset("value", np.uint8, rows)
+        self._remoteness = self._per_index_dataset(
+            "remoteness", np.uint8 if none == 255 else np.uint16, rows)
         # A --reachable database stores some positions: their sorted indices, row for row.
-        self._stored = self._file["indices"] if "indices" in self._file else None
+        self._stored = self._per_index_dataset("indices", np.int64, rows) if reachable else None
         self._stored_cache: np.ndarray | None = None
         self._fence: np.ndarray | None = None
+        self._sound_blocks: set[int] = set()  # chunks of indices checked so far
         # The last chunks read by lookups, decompressed and checked: a server or a
         # game's moves ask for nearby positions again and again.
         self._chunks: collections.OrderedDict[int, tuple[np.ndarray, np.ndarray]] = \
             collections.OrderedDict()
-        rows = self.game.size if self._stored is None else self._stored.shape[0]
-        for dataset in (self._values, self._remoteness):
-            if dataset.shape != (rows,):
-                raise DamagedDatabaseError(f"{self.path}: its {dataset.name.lstrip('/')} data holds "
-                                           f"{dataset.shape[0] if dataset.shape else 0:,} entries, "
-                                           f"not {rows:,}; rebuild it")
-        self.none_remoteness = int(attrs["remoteness_none"])
+        if reachable:
+            chunk = self._stored.chunks[0] if rows else 1
+            self._fence = self._small_dataset("index_fence", np.int64, -(-rows // chunk))
+            if self._fence.size and (self._fence[0] < 0 or self._fence[-1] >= self.game.size
+                                     or np.any(np.diff(self._fence) <= 0)):
+                raise self._damaged("its index_fence is not increasing indices of the game")
+        self.none_remoteness = none
+        self.max_remoteness = metadata["max_remoteness"]
+        self._start_checked = False
+
+    # -- the checks of what the file holds ----------------------------------------------
+    def _hard_links(self) -> set[str]:
+        """The names at the file's root; DamagedDatabaseError for a soft or external
+        link (a database never refers to another file, nor to itself)."""
+        import h5py
+
+        names = set()
+        for name in self._file:
+            if not isinstance(self._file.get(name, getlink=True), h5py.HardLink):
+                raise self._damaged(f"{shown(name)} is a link, which a database never holds")
+            names.add(name)
+        return names
+
+    def _old_version(self) -> int | None:
+        """The ``format_version`` root attribute of a file without metadata (an older
+        one), if it is a whole number; only its type is read before its value."""
+        attrs = self._file.attrs
+        if "format_version" not in attrs:
+            return None
+        attribute = attrs.get_id("format_version")
+        if attribute.shape not in ((), (1,)) or attribute.dtype.kind not in "iu":
+            return None
+        return int(np.asarray(attrs["format_version"]).reshape(-1)[0])
+
+    def _checked_layout(self, name: str, dtype: Any, shape: tuple[int, ...],
+                        chunks: tuple[int, ...] | None, filters: tuple[int, ...]):
+        """The dataset ``name`` if it is what a database holds there: a dataset of
+        ``dtype`` and ``shape``, chunked as ``chunks`` with exactly ``filters`` (so
+        fletcher32 checks every chunk, and HDF5 loads no filter plugin), and without
+        external storage; DamagedDatabaseError else."""
+        import h5py
+        from h5py import h5d
+
+        dataset = self._file[name]
+        if not isinstance(dataset, h5py.Dataset):
+            raise self._damaged(f"its {name} is not a dataset")
+        if dataset.dtype != np.dtype(dtype) or dataset.shape != shape:
+            raise self._damaged(f"its {name} holds {dataset.dtype} {dataset.shape}, not "
+                                f"{np.dtype(dtype)} {shape}")
+        plist = dataset.id.get_create_plist()
+        if plist.get_external_count():
+            raise self._damaged(f"its {name} is stored in another file")
+        if chunks is None:  # an empty dataset: nothing to read, nothing to check
+            return dataset
+        if plist.get_layout() != h5d.CHUNKED or dataset.chunks != chunks:
+            raise self._damaged(f"its {name} is not stored in chunks of {chunks}")
+        held = tuple(plist.get_filter(i)[0] for i in range(plist.get_nfilters()))
+        if held != filters:
+            raise self._damaged(f"its {name} does not have the filters a database's have")
+        expected = int(np.prod([-(-size // step) for size, step in zip(shape, chunks)]))
+        if dataset.id.get_num_chunks() != expected:
+            raise self._damaged(f"its {name} lacks some of its chunks")
+        return dataset
+
+    def _small_dataset(self, name: str, dtype: Any, size: int, ndim: int = 1) -> np.ndarray:
+        """A one-chunk dataset under fletcher32 (metadata, tier layout, index fence),
+        read; ``size`` is the number of entries it must hold (for ``metadata``,
+        at most)."""
+        from h5py import h5z
+
+        from tiersolve.databases.metadata import METADATA_LIMIT
+
+        dataset = self._file[name]
+        shape = getattr(dataset, "shape", None)
+        if shape is None or len(shape) != ndim or \
+                (name == "metadata" and not 0 < shape[0] <= METADATA_LIMIT) or \
+                (name != "metadata" and int(np.prod(shape)) != size):
+            raise self._damaged(f"its {name} has the wrong shape")
+        empty = int(np.prod(shape)) == 0
+        dataset = self._checked_layout(name, dtype, shape, None if empty else shape,
+                                       (h5z.FILTER_FLETCHER32,))
+        return self._read(dataset, ())
+
+    def _dataset_rows(self, name: str) -> int:
+        """The number of rows of the per-index dataset ``name`` (checked against the
+        game's size once the game is known)."""
+        shape = getattr(self._file[name], "shape", None)
+        if shape is None or len(shape) != 1:
+            raise self._damaged(f"its {name} is not a list of positions")
+        return int(shape[0])
+
+    def _per_index_dataset(self, name: str, dtype: Any, rows: int):
+        from h5py import h5z
+
+        from tiersolve.databases.chunks import CHUNK_POSITIONS
+
+        chunks = (min(CHUNK_POSITIONS, rows),) if rows else None
+        return self._checked_layout(name, dtype, (rows,), chunks,
+                                    (h5z.FILTER_SHUFFLE, h5z.FILTER_DEFLATE,
+                                     h5z.FILTER_FLETCHER32))
+
+    def _checked_values(self, values: np.ndarray) -> np.ndarray:
+        """``values`` read from the file, if each is a value code."""
+        if values.size and values.max() > NONCANONICAL:
+            raise self._damaged(f"its value data holds the code {int(values.max())}, which is "
+                                "not a value")
+        return values
+
+    def _checked_remoteness(self, values: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
+        """``remoteness`` read from the file, row for row with ``values``: at most
+        max_remoteness for a win, loss or tie, 'none' for a draw (illegal and
+        noncanonical indices hold either)."""
+        ends = (values == WIN) | (values == LOSE) | (values == TIE)
+        if np.any((remoteness > self.max_remoteness) & (ends | (remoteness != self.none_remoteness)))\
+                or np.any((values == DRAW) & (remoteness != self.none_remoteness)):
+            raise self._damaged("its remoteness data disagrees with its values")
+        return remoteness
 
     # -- context manager and housekeeping ---------------------------------------------
     def __enter__(self) -> "Database":
@@ -432,7 +611,10 @@ class Database:
     def close(self) -> None:
         """Close the file; using the database afterwards raises ClosedDatabaseError."""
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except Exception:  # noqa: BLE001 - a damaged file was refused already; it is closed
+                pass
             self._file = None
 
     def _opened(self) -> h5py.File:
@@ -440,10 +622,6 @@ class Database:
         if self._file is None:
             raise ClosedDatabaseError(f"the database {self.path} is closed")
         return self._file
-
-    @property
-    def _attrs(self):
-        return self._opened().attrs
 
     def __repr__(self) -> str:
         state = " (closed)" if self._file is None else ""
@@ -455,8 +633,10 @@ class Database:
 
     @property
     def attributes(self) -> dict[str, Any]:
-        """Every root attribute of the file (format, options, counts, build info...)."""
-        return {key: _plain(value) for key, value in self._attrs.items()}
+        """The file's metadata (format, options, counts, build info...; docs/FORMAT.md),
+        checked when the file was opened."""
+        self._opened()
+        return dict(self._metadata)
 
     @property
     def size(self) -> int:
@@ -467,9 +647,8 @@ class Database:
     def reachable_from(self) -> list[str] | None:
         """The starts of a ``--reachable`` database (it holds what play reaches from
         them), or None for a database of the whole index space."""
-        if self._stored is None:
-            return None
-        return list(json.loads(str(self._attrs["reachable_from"])))
+        self._opened()
+        return None if self._starts is None else list(self._starts)
 
     def stored_indices(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """The indices start..stop-1 the file holds values for, in order: all of them
@@ -480,10 +659,29 @@ class Database:
         return self._all_stored()[self._rows(start, stop)]
 
     def _all_stored(self) -> np.ndarray:
-        """A ``--reachable`` database's sorted ``indices``, read once."""
+        """A ``--reachable`` database's sorted ``indices``, read once (and checked as
+        ``_checked_indices_chunk`` checks each chunk)."""
         if self._stored_cache is None:
-            self._stored_cache = self._read(self._stored, slice(None))
+            stored = self._read(self._stored, slice(None))
+            chunk = self._stored.chunks[0] if stored.size else 1
+            for block in range(0, -(-stored.size // chunk)):
+                self._checked_indices_chunk(block, stored[block * chunk:(block + 1) * chunk])
+            self._stored_cache = stored
         return self._stored_cache
+
+    def _checked_indices_chunk(self, block: int, held: np.ndarray) -> np.ndarray:
+        """Chunk ``block`` of a --reachable file's ``indices``, if its indices increase,
+        lie in the index space and agree with the (checksummed) index fence: its first
+        is the fence's entry and its last below the next one; DamagedDatabaseError else."""
+        if block in self._sound_blocks:  # checked before: the file never changes
+            return held
+        fence = self._fence
+        if not held.size or held[0] != fence[block] or np.any(np.diff(held) <= 0) or \
+                (block + 1 < fence.size and held[-1] >= fence[block + 1]) or \
+                held[-1] >= self.size:
+            raise self._damaged("its indices disagree with its index_fence")
+        self._sound_blocks.add(block)
+        return held
 
     def _rows(self, start: int, stop: int | None) -> slice:
         """The rows of the per-index datasets that hold indices start..stop-1: the
@@ -498,7 +696,50 @@ class Database:
     @property
     def start(self) -> str:
         """The start position recorded when the database was built."""
-        return str(self._attrs["start_position"])
+        self._opened()
+        return self._metadata["start_position"]
+
+    def _checked_start(self) -> None:
+        """Check, once, the recorded start value and remoteness against the value data
+        (which carries checksums); DamagedDatabaseError if they differ."""
+        if self._start_checked:
+            return
+        recorded = (self._metadata["start_value"], self._metadata["start_remoteness"])
+        try:
+            record = self.lookup(self.start)
+        except PositionError as error:
+            raise self._damaged(f"its start position is not one it can answer "
+                                f"({shown(str(error), 120)})") from None
+        found = (record.value, -1 if record.remoteness is None else record.remoteness)
+        if found != recorded:
+            raise self._damaged(f"it records the start as {recorded[0]} in {recorded[1]}, but "
+                                f"its data says {found[0]} in {found[1]}")
+        self._check_rules_at_the_end()
+        self._start_checked = True
+
+    def _check_rules_at_the_end(self) -> None:
+        """Follow the best line from the start (at most its remoteness, in moves) to
+        the end of the game, where the value follows from the rules of the game the
+        file names: a file whose data belongs to another variant (normal play data
+        labelled misère) disagrees there; DamagedDatabaseError then."""
+        distance = self._metadata["start_remoteness"]
+        if distance < 0:
+            return
+        position = self.start
+        for _ in range(distance):
+            move = self.best_move(position)
+            if move is None:
+                break
+            position = move.position
+        state = self._parse(position)
+        if self.game.children(state):
+            return
+        rule = self.game.primitive_value(state)
+        stored = self.lookup(position).value
+        if rule in (WIN, LOSE, TIE) and VALUE_NAMES[rule] != stored:
+            raise self._damaged(f"its data says {stored} where the rules of "
+                                f"{self.game.describe()} say {VALUE_NAMES[rule]} (at "
+                                f"{shown(position)}, the end of the best line from its start)")
 
     def info(self) -> DatabaseInfo:
         """Options, counts, the start value, the longest game and how the file was built.
@@ -506,21 +747,19 @@ class Database:
         The counts add up to the number of indices: win + lose + tie + draw + illegal
         + noncanonical (indices that ``--symmetry`` leaves to their class's
         representative)."""
-        attrs = self.attributes
-        counts = {name: int(attrs.get(f"count_{name}", 0))
+        self._checked_start()
+        meta = self._metadata
+        counts = {name: meta[f"count_{name}"]
                   for name in ("win", "lose", "tie", "draw", "illegal", "noncanonical")}
-        remoteness = int(attrs.get("start_remoteness", -1))
+        remoteness = meta["start_remoteness"]
         return DatabaseInfo(
-            path=str(self.path), game=self.game.name, description=str(attrs.get(
-                "description", self.game.describe())),
+            path=str(self.path), game=self.game.name, description=meta["description"],
             options=dict(self.game.options), positions=int(self._values.shape[0]), counts=counts,
-            start=self.start, start_value=str(attrs.get("start_value", "?")),
+            start=self.start, start_value=meta["start_value"],
             start_remoteness=None if remoteness < 0 else remoteness,
-            max_remoteness=int(attrs.get("max_remoteness", 0)), tiers=self.game.tiers.count,
-            solver=str(attrs.get("solver", "?")), threads=int(attrs.get("threads", 0)),
-            build_seconds=float(attrs.get("build_seconds", 0.0)),
-            created_utc=str(attrs.get("created_utc", "?")),
-            package_version=str(attrs.get("package_version", "?")),
+            max_remoteness=meta["max_remoteness"], tiers=self.game.tiers.count,
+            solver=meta["solver"], threads=meta["threads"], build_seconds=meta["build_seconds"],
+            created_utc=meta["created_utc"], package_version=meta["package_version"],
             file_bytes=self.path.stat().st_size, reachable_from=self.reachable_from)
 
     # -- single positions -------------------------------------------------------------
@@ -684,17 +923,16 @@ class Database:
         >>> keys[1].tolist(), dict(zip(VALUES, counts[1].tolist()))["tie"]  # one x placed
         ([1, 0], 9)
         """
-        file = self._opened()
-        offsets = self._read(file["tier_offsets"], ())
-        keys = self._read(file["tier_keys"], ()) if "tier_keys" in file else \
-            np.arange(len(offsets) - 1).reshape(-1, 1)
+        self._opened()
+        offsets = np.asarray(self.game.tiers.offsets, np.int64)  # the file's, checked at open
+        keys = np.asarray(self.game.tiers.keys, dtype=np.int64).reshape(self.game.tiers.count, -1)
         counts = np.zeros((len(offsets) - 1, len(VALUES)), dtype=np.int64)
         block = 1 << 24
-        rows = offsets if self._stored is None else self._locate(np.asarray(offsets, np.int64))[0]
+        rows = offsets if self._stored is None else self._locate(offsets)[0]
         for tier in range(len(offsets) - 1):
             for lo in range(int(rows[tier]), int(rows[tier + 1]), block):
                 hi = min(lo + block, int(rows[tier + 1]))
-                values = self._read(self._values, slice(lo, hi))
+                values = self._checked_values(self._read(self._values, slice(lo, hi)))
                 counts[tier] += np.bincount(values, minlength=len(VALUES))
         return keys, counts
 
@@ -703,7 +941,7 @@ class Database:
         self._opened()
         try:
             return dataset[key]
-        except OSError:
+        except Exception:
             raise DamagedDatabaseError(f"{self.path} is damaged: the {dataset.name.lstrip('/')} "
                                        "data fails its checksum; rebuild the database") from None
 
@@ -714,12 +952,15 @@ class Database:
         """Value codes (uint8; names in ``VALUES``) of the stored indices start..stop-1:
         one per index, or in a ``--reachable`` database one per index it holds (their
         indices: ``stored_indices(start, stop)``)."""
-        return self._read(self._values, self._rows(start, stop))
+        return self._checked_values(self._read(self._values, self._rows(start, stop)))
 
     def remoteness_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Remoteness (int32, -1 where there is none) of the stored indices
         start..stop-1, entry for entry as ``value_array``."""
-        raw = self._read(self._remoteness, self._rows(start, stop)).astype(np.int32)
+        rows = self._rows(start, stop)
+        raw = self._read(self._remoteness, rows)
+        self._checked_remoteness(self._checked_values(self._read(self._values, rows)), raw)
+        raw = raw.astype(np.int32)
         raw[raw == self.none_remoteness] = -1
         return raw
 
@@ -786,7 +1027,8 @@ class Database:
         if cached is not None:
             self._chunks.move_to_end(block)
             return cached
-        cached = (self._read(self._values, slice(lo, hi)), self._read(self._remoteness, slice(lo, hi)))
+        values = self._checked_values(self._read(self._values, slice(lo, hi)))
+        cached = (values, self._checked_remoteness(values, self._read(self._remoteness, slice(lo, hi))))
         self._chunks[block] = cached
         row_bytes = self._values.dtype.itemsize + self._remoteness.dtype.itemsize
         while len(self._chunks) > max(1, CHUNK_CACHE_BYTES // (row_bytes * self._values.chunks[0])):
@@ -798,9 +1040,7 @@ class Database:
         row where each is or would be inserted (numpy's searchsorted), and whether it is
         there. With an ``index_fence`` (the first index of each chunk) only the chunks
         holding the indices are read, so a file larger than memory can answer."""
-        if self._stored_cache is None and "index_fence" in self._file:
-            if self._fence is None:
-                self._fence = self._read(self._file["index_fence"], slice(None))
+        if self._stored_cache is None and self._fence.size:
             chunk = self._stored.chunks[0]
             blocks = np.searchsorted(self._fence, indices, side="right") - 1
             rows = np.zeros(indices.shape, np.int64)
@@ -811,7 +1051,8 @@ class Database:
                 block = int(blocks[part[0]]) if part.size else -1
                 if block < 0:  # below the first stored index: row 0, not found
                     continue
-                held = self._read(self._stored, slice(block * chunk, (block + 1) * chunk))
+                held = self._checked_indices_chunk(
+                    block, self._read(self._stored, slice(block * chunk, (block + 1) * chunk)))
                 at = np.searchsorted(held, indices[part])
                 rows[part] = block * chunk + at
                 found[part] = held[np.minimum(at, held.size - 1)] == indices[part]
@@ -853,11 +1094,6 @@ class Database:
         if finished.size:
             self.game.locate(states[finished[0]])  # raises: the index leaves finished games out
         return self.game.encode_many(states)
-
-
-def _plain(value: Any) -> Any:
-    """A numpy scalar from an HDF5 attribute as the Python value."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _preference(move: Move) -> tuple[int, int]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 
-import h5py
 import numpy as np
 import pytest
 
@@ -18,6 +17,7 @@ from tiersolve.solver import tiers
 from tiersolve.solver.values import split_records
 
 from conftest import value_there
+from crafting import rewrite_metadata
 
 
 @pytest.mark.parametrize("name, options", [
@@ -160,16 +160,13 @@ def _copy(source, tmp_path, name="copy.h5"):
 
 def test_unknown_files_are_refused(database, tmp_path):
     source = database("1210").path
-    with h5py.File(_copy(source, tmp_path, "a.h5"), "a") as f:
-        f.attrs["format"] = "something-else"
+    rewrite_metadata(_copy(source, tmp_path, "a.h5"), format="something-else")
     with pytest.raises(ValueError, match="is not a tiersolve database file"):
         open_database(tmp_path / "a.h5")
-    with h5py.File(_copy(source, tmp_path, "b.h5"), "a") as f:
-        f.attrs["format_version"] = 99
+    rewrite_metadata(_copy(source, tmp_path, "b.h5"), format_version=99)
     with pytest.raises(ValueError, match="format version 99"):
         open_database(tmp_path / "b.h5")
-    with h5py.File(_copy(source, tmp_path, "c.h5"), "a") as f:
-        f.attrs["hasher"] = json.dumps({"name": "another"})
+    rewrite_metadata(_copy(source, tmp_path, "c.h5"), hasher=json.dumps({"name": "another"}))
     with pytest.raises(ValueError, match="different index layout"):
         open_database(tmp_path / "c.h5")
     (tmp_path / "d.h5").write_text("not hdf5")

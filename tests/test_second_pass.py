@@ -21,9 +21,10 @@ import numpy as np
 import pytest
 
 from tiersolve.cli import main
-from tiersolve.databases import (DamagedDatabaseError, GameError, ImpossiblePositionError,
-                                 IndexRangeError, MissingDatabaseError, TiersolveError,
-                                 UnreachedPositionError, build_database, open_database)
+from tiersolve.databases import (DamagedDatabaseError, DatabaseMismatchError, GameError,
+                                 ImpossiblePositionError, IndexRangeError, MissingDatabaseError,
+                                 TiersolveError, UnreachedPositionError, build_database,
+                                 open_database)
 from tiersolve.databases.build import BuildRefused, check_output
 from tiersolve.databases.format import PartialBuild
 from tiersolve.games import GAMES, game_class, make_game
@@ -193,12 +194,11 @@ def test_one_name_everywhere(tmp_path, capsys):
     with pytest.raises(DamagedDatabaseError, match="is not a tiersolve database file"):
         open_database(foreign)
     older = tmp_path / "older.h5"  # written before the format took the project's name
-    build_database(make_game("1210"), older, progress=False)
-    with h5py.File(older, "r+") as file:
-        assert file.attrs["format"] == "tiersolve-database"
+    with h5py.File(older, "w") as file:  # (format version 2: refused since issue 19)
         file.attrs["format"] = "gamesolver-database"
-    with open_database(older) as db:
-        assert db.lookup("(L 0)").value == "win"
+        file.attrs["format_version"] = 2
+    with pytest.raises(DatabaseMismatchError, match="format version 2; .*rebuild the database"):
+        open_database(older)
 
 
 # 8 ---------------------------------------------------------------------------------

@@ -3,22 +3,11 @@
 Some index spaces dwarf what play reaches (Surround 5×5 indexes 5.0·10^9 positions;
 52,167 are reachable from its start). This solver never touches the rest:
 
-1. **Find** the reachable set, breadth first: a frontier of global indices is
-   expanded by the game's ``expand`` (the same function the tier kernels call), the
-   children are deduplicated with numpy and the ones not seen yet form the next
-   frontier. The set is kept as a sorted int64 array.
-2. **Link** it: every position's moves again, each child mapped to its row in the
-   sorted array (a binary search); moves to finished games that the index leaves out
-   keep the value the game states (``TERMINAL``). Reverse edges by counting sort.
-3. **Solve** the explicit graph by retrograde analysis, exactly as RULES.md defines
-   the values and as ``solver/loopy.py`` does inside a tier: WIN/LOSE as the least
-   fixed point, level by level of remoteness (a FIFO queue whose levels never
-   decrease), then TIE spreading from ties through what is left, then DRAW. On an
-   acyclic graph this is the bottom-up rule's answer too, so one algorithm serves
-   both kinds of game.
-
-A game without LOOPY tiers skips steps 2 and 3, which cost about 10 bytes a move, and
-is searched and solved **tier by tier** instead (``search_tiers``, ``solve_tiers``):
+1. as one explicit **move graph** (``solver.reachable_graph``): the reachable set
+   found breadth first, every move linked, and the graph solved by retrograde
+   analysis; any game, and the only way for games with LOOPY tiers;
+2. **tier by tier** (``search_tiers``, ``solve_tiers``), for a game without LOOPY
+   tiers (cheaper: no edges kept):
 
 * the search takes the tiers parents first, so a tier's positions are all known when
   its turn comes: they are closed under the tier's own moves (SWEEP tiers), stored,
@@ -58,340 +47,22 @@ from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
-    child_problem, conclude, expanding, scratch, tally,
+    child_problem, conclude, scratch, tally,
 )
-from tiersolve.solver.jit import jit, specialise
+from tiersolve.solver.jit import jit
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, pack_record,
-    record_none, unpack_remoteness, unpack_value,
+    DRAW, VALUE_BITS, VALUE_MASK, pack_record, record_none, unpack_remoteness, unpack_value,
 )
-
-#: Positions expanded per kernel call while the set is searched and linked.
-BLOCK = 1 << 20
+from tiersolve.solver.reachable_graph import (  # noqa: F401 (the graph method's names, here too)
+    BLOCK, ReachableSolution, _uncounted, bytes_per_position, expand_positions, find_reachable,
+    link, solve_graph,
+)
+from tiersolve.solver.sorted_sets import members, sorted_unique
 
 #: A tier's unmerged children are merged into its sorted set once they are this many
 #: (or more than the set holds).
 MERGE_AT = 8 * BLOCK
-
-
-def _expand_positions(data, offsets, indices, first_edge, targets, same, primitive, fill,
-                      state_size, max_moves):
-    """Template, see ``expand_positions``: ``loop`` is ``_expand_positions_loop``."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    loop(data, offsets, indices, first_edge, targets, same, primitive, fill,  # noqa: F821 (bound)
-         out, state, child, moves)
-
-
-def _expand_positions_loop(data, offsets, indices, first_edge, targets, same, primitive, fill,
-                           out, state, child, moves):
-    """Template, the loop of ``_expand_positions`` without reference counting (as
-    ``solver.bottom_up._solve_range``); ``expand`` is bound by ``specialise``."""
-    for i in range(indices.size):
-        index = indices[i]
-        tier = np.searchsorted(offsets, index, side="right") - 1
-        count = expand(data, tier, index - offsets[tier], out, state, child, moves)  # noqa: F821
-        if not fill:
-            primitive[i] = -count if count <= 0 else UNDECIDED
-            first_edge[i + 1] = max(count, 0)
-            continue
-        edge = first_edge[i]
-        for k in range(max(count, 0)):
-            if out[k, CHILD_TIER] == TERMINAL:
-                targets[edge + k] = -1 - out[k, CHILD_INDEX]
-            else:
-                targets[edge + k] = offsets[out[k, CHILD_TIER]] + out[k, CHILD_INDEX]
-            same[edge + k] = out[k, CHILD_SAME_MOVER]
-
-
-def _uncounted(template, game, outer):
-    """``outer`` with ``template``, compiled by ``solver.common.expanding``, as ``loop``."""
-    return specialise(outer, game.kernel_label, loop=expanding(template, game))
-
-
-def _kernel(game):
-    return _uncounted(_expand_positions_loop, game, _expand_positions)
-
-
-def expand_positions(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                          np.ndarray]:
-    """(primitive, first_edge, targets, same) of the global ``indices``: each one's
-    sign-coded expand result (UNDECIDED if it has moves), where its edges start (one
-    more entry: the end), each edge's child global index (``-(1 + value)`` for a
-    finished game outside the index) and same-mover flag."""
-    kernel = _kernel(game)
-    offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
-    indices = np.ascontiguousarray(indices, dtype=np.int64)
-    first_edge = np.zeros(indices.size + 1, dtype=np.int64)
-    primitive = np.empty(indices.size, dtype=np.uint8)
-    none64, none8 = np.zeros(0, np.int64), np.zeros(0, np.uint8)
-    kernel(game.data, offsets, indices, first_edge, none64, none8, primitive, False,
-           game.state_size, game.max_moves)
-    np.cumsum(first_edge, out=first_edge)
-    targets = np.empty(int(first_edge[-1]), dtype=np.int64)
-    same = np.empty(int(first_edge[-1]), dtype=np.uint8)
-    kernel(game.data, offsets, indices, first_edge, targets, same, primitive, True,
-           game.state_size, game.max_moves)
-    return primitive, first_edge, targets, same
-
-
-def find_reachable(game, starts: np.ndarray, progress=None) -> np.ndarray:
-    """The sorted global indices of every position play reaches from ``starts``
-    (themselves included), breadth first. ``progress(found)`` is called per level
-    (and may raise to stop the search, e.g. when memory runs short)."""
-    seen = _sorted_unique(np.asarray(starts, dtype=np.int64))
-    frontier = seen
-    while frontier.size:
-        # The next level: each block's new children, merged whenever the unmerged ones
-        # outgrow the merged (so memory stays a small multiple of the level's size).
-        level, unmerged, unmerged_size = np.zeros(0, np.int64), [], 0
-        for lo in range(0, frontier.size, BLOCK):
-            primitive, _, targets, _ = expand_positions(game, frontier[lo:lo + BLOCK])
-            if (primitive == ILLEGAL).any():
-                bad = int(frontier[lo:lo + BLOCK][np.flatnonzero(primitive == ILLEGAL)[0]])
-                raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks "
-                                  "illegal")
-            children = _sorted_unique(targets[targets >= 0])
-            del targets
-            unmerged.append(children[~_members(children, seen)])
-            unmerged_size += unmerged[-1].size
-            if unmerged_size > max(level.size, 8 * BLOCK):
-                level = _sorted_unique(np.concatenate([level, *unmerged]))
-                unmerged, unmerged_size = [], 0
-        frontier = _sorted_unique(np.concatenate([level, *unmerged]))
-        del level, unmerged
-        seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)  # a sorted merge
-        if progress is not None:
-            progress(seen.size)
-    return seen
-
-
-def _sorted_unique(values: np.ndarray, owned: bool = False) -> np.ndarray:
-    """The distinct values (non-negative int64), sorted: a radix sort, several times
-    faster than numpy's sort on the large arrays of a search. With ``owned``, ``values``
-    (a C-contiguous int64 array no one else uses) is sorted in place, and the result
-    is a view of it."""
-    values = np.ascontiguousarray(values, dtype=np.int64)
-    ordered = values if owned else values.copy()
-    if ordered.size < 1 << 16:
-        ordered.sort()
-    else:
-        _radix_sort(ordered, np.empty_like(ordered), int(ordered.max()).bit_length())
-    kept = _compact_unique(ordered)
-    return ordered[:kept].copy() if owned and kept < ordered.size // 2 else ordered[:kept]
-
-
-@jit
-def _compact_unique(ordered):
-    """Move the distinct values of a sorted array to its front; returns how many."""
-    if ordered.size == 0:
-        return 0
-    kept = 1
-    for i in range(1, ordered.size):
-        if ordered[i] != ordered[kept - 1]:
-            ordered[kept] = ordered[i]
-            kept += 1
-    return kept
-
-
-#: Bits sorted per pass of ``_radix_sort``: 2^11 counters stay in the L1 cache.
-RADIX_BITS = 11
-
-
-@jit
-def _radix_sort(values, spare, bits):
-    """Sort non-negative ``values`` below 2^bits in place (least significant digit
-    first; ``spare`` is scratch of the same size)."""
-    source, target = values, spare
-    mask = (1 << RADIX_BITS) - 1
-    passes = max(1, -(-bits // RADIX_BITS))
-    for shift in range(0, passes * RADIX_BITS, RADIX_BITS):
-        counts = np.zeros(mask + 2, dtype=np.int64)
-        for value in source:
-            counts[((value >> shift) & mask) + 1] += 1
-        for digit in range(mask + 1):
-            counts[digit + 1] += counts[digit]
-        for value in source:
-            digit = (value >> shift) & mask
-            target[counts[digit]] = value
-            counts[digit] += 1
-        source, target = target, source
-    if passes % 2:
-        values[:] = spare
-
-
-def _members(wanted: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
-    """Which of ``wanted`` are in ``sorted_set`` (a sorted array), by binary search."""
-    if not sorted_set.size:
-        return np.zeros(wanted.size, dtype=bool)
-    at = np.minimum(np.searchsorted(sorted_set, wanted), sorted_set.size - 1)
-    return sorted_set[at] == wanted
-
-
-@dataclass
-class ReachableSolution:
-    """Solved positions: sorted global ``indices`` with their ``value`` codes and
-    ``remoteness`` (-1 for none), row for row."""
-
-    indices: np.ndarray
-    value: np.ndarray
-    remoteness: np.ndarray
-
-    def counts(self) -> np.ndarray:
-        """Positions per value code (ILLEGAL .. DRAW, and 0 NONCANONICAL)."""
-        return np.bincount(self.value, minlength=6)[:6].astype(np.int64)
-
-
-def link(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The move graph of a closed set of sorted global ``indices``: (primitive,
-    first_edge, child rows as int32, same-mover flags), a child row ``-(1 + value)``
-    for a finished game outside the index. Rows are int32 to halve the edges' memory."""
-    if indices.size >= 2**31 - 1:
-        raise SolverError(f"{game.name}: {indices.size:,} reachable positions are more than "
-                          "this solver's int32 rows hold")
-    primitive = np.empty(indices.size, dtype=np.uint8)
-    first_edge = np.zeros(indices.size + 1, dtype=np.int64)
-    targets, same = [], []
-    for lo in range(0, indices.size, BLOCK):
-        block_primitive, block_first, block_targets, block_same = \
-            expand_positions(game, indices[lo:lo + BLOCK])
-        primitive[lo:lo + block_primitive.size] = block_primitive
-        first_edge[lo + 1:lo + block_first.size] = block_first[1:] + first_edge[lo]
-        inside = block_targets >= 0
-        rows = np.searchsorted(indices, block_targets[inside])
-        if rows.size and (rows.max() >= indices.size or
-                          (indices[rows] != block_targets[inside]).any()):
-            raise SolverError(f"{game.name}: the reachable set is not closed under moves")
-        block_targets[inside] = rows
-        targets.append(block_targets.astype(np.int32))
-        same.append(block_same)
-        del block_targets, rows, inside
-    empty = (np.zeros(0, np.int32), np.zeros(0, np.uint8))
-    return (primitive, first_edge, np.concatenate(targets) if targets else empty[0],
-            np.concatenate(same) if same else empty[1])
-
-
-@jit
-def _reverse(first_edge, targets, same, count):
-    """Reverse edges by counting sort: (first_parent, parent rows, same flags)."""
-    first_parent = np.zeros(count + 1, dtype=np.int64)
-    for edge in range(targets.size):
-        if targets[edge] >= 0:
-            first_parent[targets[edge] + 1] += 1
-    for row in range(count):
-        first_parent[row + 1] += first_parent[row]
-    filled = first_parent[:-1].copy()
-    parents = np.empty(first_parent[count], dtype=np.int32)
-    parent_same = np.empty(first_parent[count], dtype=np.uint8)
-    for row in range(count):
-        for edge in range(first_edge[row], first_edge[row + 1]):
-            child = targets[edge]
-            if child >= 0:
-                parents[filled[child]] = row
-                parent_same[filled[child]] = same[edge]
-                filled[child] += 1
-    return first_parent, parents, parent_same
-
-
-@jit
-def _retrograde(primitive, first_edge, targets, same, first_parent, parents, parent_same):
-    """Values and remoteness of every row (see the module docstring)."""
-    count = primitive.size
-    value = np.full(count, UNDECIDED, dtype=np.uint8)
-    remoteness = np.full(count, -1, dtype=np.int32)
-    waiting = np.zeros(count, dtype=np.int32)   # children not yet known to be bad
-    worst = np.zeros(count, dtype=np.int32)     # largest remoteness of the bad children
-    queue = np.empty(count, dtype=np.int32)
-    head = 0
-    tail = 0
-    # Level 0: finished games. Children outside the index are known at once.
-    for row in range(count):
-        if primitive[row] != UNDECIDED:
-            value[row] = primitive[row]
-            remoteness[row] = 0
-            if value[row] == WIN or value[row] == LOSE:
-                queue[tail] = row
-                tail += 1
-    for row in range(count):
-        if primitive[row] != UNDECIDED:
-            continue
-        waiting[row] = first_edge[row + 1] - first_edge[row]
-        for edge in range(first_edge[row], first_edge[row + 1]):
-            if targets[edge] < 0:
-                seen = as_seen_by_parent(-1 - targets[edge], same[edge])
-                if seen == WIN and value[row] == UNDECIDED:
-                    value[row] = WIN
-                    remoteness[row] = 1
-                    queue[tail] = row
-                    tail += 1
-                elif seen == LOSE:
-                    waiting[row] -= 1
-        if value[row] == UNDECIDED and waiting[row] == 0:
-            value[row] = LOSE
-            remoteness[row] = 1
-            queue[tail] = row
-            tail += 1
-    # WIN/LOSE, level by level: the queue's remoteness never decreases.
-    while head < tail:
-        row = queue[head]
-        head += 1
-        for k in range(first_parent[row], first_parent[row + 1]):
-            parent = parents[k]
-            if value[parent] != UNDECIDED:
-                continue
-            seen = as_seen_by_parent(value[row], parent_same[k])
-            if seen == WIN:
-                value[parent] = WIN
-                remoteness[parent] = remoteness[row] + 1
-                queue[tail] = parent
-                tail += 1
-            elif seen == LOSE:
-                waiting[parent] -= 1
-                worst[parent] = max(worst[parent], remoteness[row])
-                if waiting[parent] == 0:
-                    value[parent] = LOSE
-                    remoteness[parent] = worst[parent] + 1
-                    queue[tail] = parent
-                    tail += 1
-    # TIE spreads from ties (and moves to tied finished games) through the undecided.
-    head = 0
-    tail = 0
-    for row in range(count):
-        if value[row] == TIE:
-            queue[tail] = row
-            tail += 1
-    for row in range(count):
-        if value[row] != UNDECIDED:
-            continue
-        for edge in range(first_edge[row], first_edge[row + 1]):
-            if targets[edge] < 0 and -1 - targets[edge] == TIE:
-                value[row] = TIE
-                remoteness[row] = 1
-                queue[tail] = row
-                tail += 1
-                break
-    while head < tail:
-        row = queue[head]
-        head += 1
-        for k in range(first_parent[row], first_parent[row + 1]):
-            parent = parents[k]
-            if value[parent] == UNDECIDED:
-                value[parent] = TIE
-                remoteness[parent] = remoteness[row] + 1
-                queue[tail] = parent
-                tail += 1
-    for row in range(count):
-        if value[row] == UNDECIDED:
-            value[row] = DRAW
-    return value, remoteness
-
-
-def bytes_per_position(game) -> int:
-    """Memory a reachable position takes while the game is solved as a graph (for the
-    memory check during its search): index, edge offsets, value, remoteness, queues
-    (48) and about eight moves of 10 bytes each way (int32 rows and a flag). (The
-    bottom-up method holds a few tiers at a time; a build checks what it uses.)"""
-    return 48 + 8 * 12
 
 
 def has_loopy_tiers(game) -> bool:
@@ -573,7 +244,7 @@ class _Pending:
                 locals_[cuts[bucket]:cuts[bucket + 1]].tofile(out)
 
     def _merge(self) -> None:
-        self.merged = _sorted_unique(np.concatenate([self.merged, *self.unmerged]), owned=True)
+        self.merged = sorted_unique(np.concatenate([self.merged, *self.unmerged]), owned=True)
         self.unmerged, self.unmerged_size = [], 0
 
     def result(self) -> np.ndarray:
@@ -585,7 +256,7 @@ class _Pending:
             for bucket in range(self.bounds.size - 1):
                 path = self._bucket(bucket)
                 if path.exists():
-                    parts.append(_sorted_unique(np.fromfile(path, dtype=np.int64), owned=True).copy())
+                    parts.append(sorted_unique(np.fromfile(path, dtype=np.int64), owned=True).copy())
                     path.unlink()
             self.spill.rmdir()
             return np.concatenate(parts) if parts else np.zeros(0, np.int64)
@@ -595,7 +266,7 @@ class _Pending:
 
 def _by_tier(offsets: np.ndarray, targets: np.ndarray):
     """(tier, sorted distinct local indices) of global ``targets``, tier by tier."""
-    targets = _sorted_unique(targets)
+    targets = sorted_unique(targets)
     bounds = np.searchsorted(targets, offsets)
     for tier in np.flatnonzero(np.diff(bounds)):
         yield int(tier), targets[bounds[tier]:bounds[tier + 1]] - offsets[tier]
@@ -653,7 +324,7 @@ def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, n
             raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks illegal")
         tiers_found = kid_tiers[:written]
         for kid in np.flatnonzero(np.bincount(tiers_found, minlength=1)):
-            found.append((int(kid), _sorted_unique(kid_locals[:written][tiers_found == kid], owned=True)))
+            found.append((int(kid), sorted_unique(kid_locals[:written][tiers_found == kid], owned=True)))
     return found
 
 
@@ -717,8 +388,8 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
                             inside.append(kid_locals)
                         else:
                             waiting(kid).add(kid_locals)
-                frontier = _sorted_unique(np.concatenate(inside)) if inside else seen[:0]
-                frontier = frontier[~_members(frontier, seen)]
+                frontier = sorted_unique(np.concatenate(inside)) if inside else seen[:0]
+                frontier = frontier[~members(frontier, seen)]
                 if frontier.size:
                     seen = np.insert(seen, np.searchsorted(seen, frontier), frontier)
             store.put("positions", tier, seen)
@@ -963,10 +634,4 @@ def solve_reachable(game, starts, progress=None, check=None, method: str | None 
                     lambda solved: say(f"{solved:,} of {total:,} positions solved"))
         solution = TieredSolution(game, counts, kept)
         return solution if store is not None else solution.whole()
-    indices = find_reachable(game, np.asarray(starts, dtype=np.int64), level)
-    primitive, first_edge, targets, same = link(game, indices)
-    say(f"{targets.size:,} moves linked")
-    first_parent, parents, parent_same = _reverse(first_edge, targets, same, indices.size)
-    value, remoteness = _retrograde(primitive, first_edge, targets, same, first_parent, parents,
-                                    parent_same)
-    return ReachableSolution(indices, value, remoteness)
+    return solve_graph(game, starts, level, say)

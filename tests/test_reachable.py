@@ -15,7 +15,7 @@ from test_crosscheck import crosscheck
 from tiersolve.databases import UnreachedPositionError, build_database, open_database
 from tiersolve.cli import build_main
 from tiersolve.games import make_game
-from tiersolve.solver import reachable
+from tiersolve.solver import reachable, sorted_sets
 from tiersolve.solver.common import SolverError
 from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
 
@@ -143,7 +143,7 @@ def test_sorted_unique_by_radix_sort():
     for size, high in ((0, 1), (1, 5), (1000, 50), (70_000, 2**38), (300_000, 1000),
                        (200_000, 2**62)):
         values = rng.integers(0, high, size)
-        assert np.array_equal(reachable._sorted_unique(values), np.unique(values))
+        assert np.array_equal(sorted_sets.sorted_unique(values), np.unique(values))
 
 
 @pytest.mark.parametrize("merge_at", [1, 3, 100_000])

@@ -176,7 +176,7 @@ async function main() {
   for (const d of state.databases) {
     const option = document.createElement("option");
     option.value = d.name;
-    option.textContent = `${d.name} (${d.description})`;
+    option.textContent = `${d.name}: ${d.description}`;
     select.append(option);
   }
   if (!state.databases.length) {

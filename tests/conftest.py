@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -53,3 +55,16 @@ def legal_indices(db) -> np.ndarray:
     the indices whose value is stored at a mirror image)."""
     values = db.value_array()
     return np.flatnonzero((values != 0) & (values != 5))
+
+
+def console_examples(path) -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) of every ``$ `` line of a Markdown file's
+    console blocks, in order."""
+    examples: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", path.read_text(), flags=re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                examples.append((line[2:], []))
+            elif examples:
+                examples[-1][1].append(line)
+    return examples

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import console_examples
 from tiersolve.cli import COMMANDS, main
 from tiersolve.games import GAMES
 
@@ -51,14 +52,7 @@ def matches(expected: list[str], actual: str) -> bool:
 def readme_examples() -> list[tuple[str, list[str]]]:
     """(command, expected output lines) of every ``$ `` line of the README's console
     blocks, in order."""
-    examples: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", README.read_text(), flags=re.S):
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                examples.append((line[2:], []))
-            elif examples:
-                examples[-1][1].append(line)
-    return examples
+    return console_examples(README)
 
 
 @pytest.fixture(scope="module")

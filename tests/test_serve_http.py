@@ -28,6 +28,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the serve extra is not installed: pip install -e '.[test]'")
 
+from conftest import console_examples  # noqa: E402
 from test_readme_commands import matches  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,14 +123,7 @@ def server(database, tmp_path_factory):
 
 def doc_examples() -> list[tuple[str, list[str]]]:
     """(command, expected output lines) of docs/SERVE.md's console blocks."""
-    examples: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", SERVE_DOC.read_text(), flags=re.S):
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                examples.append((line[2:], []))
-            elif examples:
-                examples[-1][1].append(line)
-    return examples
+    return console_examples(SERVE_DOC)
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")

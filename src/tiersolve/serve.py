@@ -191,32 +191,34 @@ def position_answer(served: Served, position: Any) -> dict[str, Any]:
             "moves": [move_dict(m) for m in moves]}
 
 
-def best_answer(served: Served, position: Any) -> dict[str, Any]:
-    """``GET /api/NAME/best?position=``: the move perfect play makes (null at the end)."""
+def _answer_with(served: Served, position: Any, key: str, compute) -> dict[str, Any]:
+    """The position's value and remoteness, and ``key``: ``compute(position)``;
+    a position the library refuses is a 400 with its message."""
     from tiersolve.errors import PositionError
 
     position = _checked_position(position)
     try:
         record = served.db.lookup(position)
-        move = served.db.best_move(position)
+        extra = compute(position)
     except PositionError as error:
         raise _position_error(error) from None
     return {"position": record.position, "value": record.value,
-            "remoteness": record.remoteness, "best": None if move is None else move_dict(move)}
+            "remoteness": record.remoteness, key: extra}
+
+
+def best_answer(served: Served, position: Any) -> dict[str, Any]:
+    """``GET /api/NAME/best?position=``: the move perfect play makes (null at the end)."""
+    def best(text: str) -> dict[str, Any] | None:
+        move = served.db.best_move(text)
+        return None if move is None else move_dict(move)
+
+    return _answer_with(served, position, "best", best)
 
 
 def line_answer(served: Served, position: Any) -> dict[str, Any]:
     """``GET /api/NAME/line?position=``: the principal variation, move by move."""
-    from tiersolve.errors import PositionError
-
-    position = _checked_position(position)
-    try:
-        record = served.db.lookup(position)
-        line = served.db.principal_variation(position)
-    except PositionError as error:
-        raise _position_error(error) from None
-    return {"position": record.position, "value": record.value,
-            "remoteness": record.remoteness, "line": [move_dict(m) for m in line]}
+    return _answer_with(served, position, "line",
+                        lambda text: [move_dict(m) for m in served.db.principal_variation(text)])
 
 
 def batch_answer(served: Served, positions: Any) -> dict[str, Any]:

@@ -38,7 +38,8 @@ from tiersolve.games.base import (
 )
 from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, decode_board, encode_board, encode_changed, nearly_symmetric,
+    board_images, canonical_black, decode_board, encode_board, encode_changed, encode_quiet_moves,
+    nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.solver.common import sort_unique
@@ -57,7 +58,7 @@ LINE_OF = (1, 1, 0, 0, 2, 2, 3, 3)
 class LoaData(NamedTuple):
     """``board``: the board index (``BoardSpace.table``); ``lines[c, l]``: the
     cells of line l through cell c; ``targets[c, d, k]``: the cell k steps from c in
-    direction d (-1 off the board); ``paths[c, d, k]``: the cells strictly between;
+    direction d (c itself off the board); ``paths[c, d, k]``: the cells strictly between;
     ``neighbours[c]``: the 8 cells around c."""
 
     board: np.ndarray
@@ -110,12 +111,11 @@ def legal_moves(lines, targets, paths, mine, theirs, found):
         pieces &= pieces - 1
         for direction in range(8):
             distance = popcount(occupied & lines[cell, LINE_OF[direction]])
-            target = targets[cell, direction, distance]
-            if target < 0 or (mine >> target) & 1 or paths[cell, direction, distance] & theirs:
-                continue
-            found[count, 0] = cell * 8 + direction
+            target = targets[cell, direction, distance]  # the cell itself when off the board
+            blocked = ((mine >> target) & 1) | (paths[cell, direction, distance] & theirs != 0)
+            found[count, 0] = cell * 8 + direction  # written always, kept when legal
             found[count, 1] = target
-            count += 1
+            count += 1 - blocked
     return count
 
 
@@ -128,8 +128,8 @@ def _has_move(lines, targets, paths, mine, theirs):
         pieces &= pieces - 1
         for direction in range(8):
             distance = popcount(occupied & lines[cell, LINE_OF[direction]])
-            target = targets[cell, direction, distance]
-            if target >= 0 and not (mine >> target) & 1 and not paths[cell, direction, distance] & theirs:
+            target = targets[cell, direction, distance]  # the cell itself when off the board
+            if not (mine >> target) & 1 and not paths[cell, direction, distance] & theirs:
                 return True
     return False
 
@@ -177,12 +177,26 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
         else (black, np.int64(1), np.int64(0))
     rows = 0
     staying = 0
+    if leaving_only and not repeats:  # keep the captures (branch-free), count the rest
+        for k in range(count):
+            target = out[k, 1]
+            out[rows, 0] = out[k, 0]
+            out[rows, 1] = target
+            rows += (theirs >> target) & 1
+        staying = count - rows
+        for k in range(rows):
+            code, target = out[k, 0], out[k, 1]
+            captured = np.int64(1) << target
+            black_change, white_change = _changes(
+                turn, (np.int64(1) << (code >> 3)) | captured, captured)
+            out[k, 0], out[k, 1] = encode_changed(board, state, child, black_change, white_change,
+                                                  1 - turn, known)
+            out[k, 2] = 0
+            out[k, 3] = code
+        return rows, staying
     for k in range(count):
         code, target = out[k, 0], out[k, 1]
         captured = theirs & (np.int64(1) << target)
-        if leaving_only and not captured and not repeats:  # only a capture changes the tier
-            staying += 1
-            continue
         black_change, white_change = _changes(
             turn, (np.int64(1) << (code >> 3)) | (np.int64(1) << target), captured)
         child_tier, child_local = encode_changed(board, state, child, black_change, white_change,
@@ -218,17 +232,16 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them). Parents are encoded from the board's images (in ``state``
-    and ``other``), as ``expand`` encodes children; each is given once (on a nearly
-    symmetric board two un-moves may lead to one stored position)."""
+    (the solver skips them). Every candidate un-move is written and only the legal ones
+    kept (which are legal is unpredictable: a branch a candidate cost more than the
+    rest of the test), then encoded in one batch from the board's images (in ``state``
+    and ``other``); each parent is given once (on a nearly symmetric board two
+    un-moves may lead to one stored position)."""
     board, lines, targets, paths, _ = data
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
     occupied = black | white
-    board_images(board, black, state)
-    board_images(board, white, other)
-    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
@@ -238,14 +251,14 @@ def parents(data, tier, local, out, state, other):
             distance = popcount(occupied & lines[cell, LINE_OF[pair]])
             for direction in range(pair, pair + 2):
                 back = direction ^ 1
-                source = targets[cell, back, distance]
-                if source < 0 or (occupied >> source) & 1 or paths[cell, back, distance] & theirs:
-                    continue
-                black_change, white_change = _changes(
-                    mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
-                out[count] = encode_changed(board, state, other, black_change, white_change,
-                                            mover, known)[1] << 1
-                count += 1
+                source = targets[cell, back, distance]  # the cell itself when off the board
+                blocked = ((occupied >> source) & 1) | (paths[cell, back, distance] & theirs != 0)
+                out[count] = (np.int64(1) << cell) | (np.int64(1) << source)
+                count += 1 - blocked
+    board_images(board, black, state)
+    board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
+    encode_quiet_moves(board, state, other, known, mover, out, count, out)
     if not _has_move(lines, targets, paths, mine, theirs):
         out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
@@ -386,7 +399,9 @@ def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
     cells = rows * cols
     reach = max(rows, cols)
     lines = [[0] * 4 for _ in range(cells)]
-    targets = np.full((cells, 8, reach + 1), -1, dtype=np.int64)
+    # Off the board a target is the cell itself: the mover's own piece, never a legal
+    # target or an empty source, so the move loops test one bit instead of a sign.
+    targets = np.repeat(np.arange(cells, dtype=np.int64), 8 * (reach + 1)).reshape(cells, 8, reach + 1)
     paths = [[[0] * (reach + 1) for _ in range(8)] for _ in range(cells)]
     neighbours = [0] * cells
     for cell in range(cells):

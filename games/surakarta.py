@@ -43,7 +43,7 @@ from tiersolve.games.base import (
 )
 from tiersolve.hashers.bits import highest_bit, lowest_bit, popcount, shift_down
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, decode_board, encode_changed, nearly_symmetric,
+    board_images, canonical_black, decode_board, encode_changed, encode_quiet_moves, nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.solver.common import TERMINAL, sort_unique
@@ -308,9 +308,6 @@ def parents(data, tier, local, out, state, other):
     mover = 1 - turn
     mine = black if mover == 0 else white
     empty = ~(black | white)
-    board_images(board, black, state)
-    board_images(board, white, other)
-    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     count = 0
     pieces = mine
     while pieces:
@@ -318,13 +315,13 @@ def parents(data, tier, local, out, state, other):
         pieces &= pieces - 1
         sources = neighbours[cell] & empty
         while sources:
-            source = lowest_bit(sources)
+            out[count] = (np.int64(1) << cell) | (sources & -sources)
             sources &= sources - 1
-            black_change, white_change = _changes(
-                mover, (np.int64(1) << cell) | (np.int64(1) << source), 0)
-            out[count] = encode_changed(board, state, other, black_change, white_change,
-                                        mover, known)[1] << 1
             count += 1
+    board_images(board, black, state)
+    board_images(board, white, other)
+    known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
+    encode_quiet_moves(board, state, other, known, mover, out, count, out)
     if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
         count = sort_unique(out, count)
     return count

@@ -472,3 +472,86 @@ def decode_board(table, tier, local):
             canonical = False
             break
     return black, white, turn, canonical
+
+
+@jit(inline="always")
+def encode_quiet_moves(table, black_images, white_images, known, mover, changes, count, out):
+    """``out[k] = local << 1`` of the board whose ``mover`` colour (0 black, 1 white)
+    has the two cells of ``changes[k]`` flipped (a piece moved, nothing captured), with
+    ``mover`` to move, for k < count: the in-tier parents of an un-move generator, in
+    one batch. As ``encode_changed`` (same arguments), but the counts, so the block,
+    stay, and what every change shares (the block, the table's fields, and the
+    canonical black set when white moved) is read once, not once a change; the loops
+    have no data-dependent branch but the symmetries'. ``changes`` may be ``out``.
+
+    >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=[[2, 1, 0, 5, 4, 3, 8, 7, 6]])
+    >>> black, white = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    >>> board_images(space.table, 0b000000001, black); board_images(space.table, 0b000010000, white)
+    >>> out = np.array([0b000000011, 0b000001001])   # the black piece from cell 1, or 3
+    >>> encode_quiet_moves(space.table, black, white, canonical_black(space.table, black), 0,
+    ...                    out, 2, out)
+    >>> [int(local >> 1) for local in out] == [encode_board(space.table, 0b10, 0b10000, 0)[1],
+    ...                                        encode_board(space.table, 0b1000, 0b10000, 0)[1]]
+    True
+    """
+    group = table[GROUP]
+    everything = full_mask(table[CELLS])
+    black = black_images[0]
+    white = white_images[0]
+    black_count = popcount(black)
+    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + popcount(white)]
+    row = table[BLOCKS] + block * BLOCK_WIDTH
+    first = table[row + BLOCK_OFFSET] + mover  # the parent's turn: the player who moved
+    white_boards = table[row + BLOCK_WHITE_BOARDS]
+    rows = table[CELL_IMAGES]
+    if mover == 1:  # black stays: its canonical set and orbit are known
+        canonical, fixers, black_set = known
+        free = everything & ~canonical
+        base = first + ((black_set * white_boards) << 1)
+        if group == 1:
+            packed = extract_bits(white, free)
+            for k in range(count):
+                white_rank = rank_subset(packed ^ extract_bits(changes[k], free))
+                out[k] = (base + (white_rank << 1)) << 1
+            return
+        for k in range(count):
+            change = changes[k]
+            one = rows + lowest_bit(change) * group
+            two = rows + lowest_bit(change & (change - 1)) * group
+            best_white = np.uint64(0)
+            symmetries = fixers  # usually one
+            while symmetries:
+                g = lowest_bit(symmetries)
+                symmetries &= symmetries - 1
+                best_white = max(best_white,
+                                 np.uint64(white_images[g] ^ table[one + g] ^ table[two + g]))
+            white_rank = rank_subset(extract_bits(np.int64(best_white), free))
+            out[k] = (base + (white_rank << 1)) << 1
+        return
+    if group == 1:
+        for k in range(count):
+            moved = black ^ changes[k]
+            index = rank_subset(moved) * white_boards + rank_subset(extract_bits(white, everything & ~moved))
+            out[k] = (first + (index << 1)) << 1
+        return
+    for k in range(count):
+        change = changes[k]
+        one = rows + lowest_bit(change) * group
+        two = rows + lowest_bit(change & (change - 1)) * group
+        best = np.uint64(0)
+        fixers = np.int64(0)
+        for g in range(group):  # selects, not branches: the winner is unpredictable
+            image = np.uint64(black_images[g] ^ table[one + g] ^ table[two + g])
+            bit = np.int64(1) << g
+            fixers = bit if image > best else (fixers | bit if image == best else fixers)
+            best = max(best, image)
+        canonical = np.int64(best)
+        black_set = _orbit_number(table, black_count, rank_subset(canonical))
+        best_white = np.uint64(0)
+        symmetries = fixers
+        while symmetries:
+            g = lowest_bit(symmetries)
+            symmetries &= symmetries - 1
+            best_white = max(best_white, np.uint64(white_images[g]))
+        white_rank = rank_subset(extract_bits(np.int64(best_white), everything & ~canonical))
+        out[k] = (first + ((black_set * white_boards + white_rank) << 1)) << 1

@@ -305,3 +305,62 @@ def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symm
 
     wrong, tried = mismatches(space.table, 0, space.tiers.sizes[0], cells, 7)
     assert tried > 3000 and wrong == 0
+
+
+@pytest.mark.parametrize("shape, counts, symmetric", [
+    ((5, 5), [(4, 4)], True),
+    ((5, 5), [(4, 4)], False),
+    ((6, 6), [(3, 3)], True),
+    ((4, 5), [(4, 3)], True),
+    ((8, 8), [(3, 3)], True),   # bit 63 is a cell
+])
+def test_encode_quiet_moves_is_encode_board_of_each_moved_board(shape, counts, symmetric):
+    """A batch of moves of one colour to empty cells (an un-move generator's parents):
+    each index equals encode_board of the moved board with the mover to move, for
+    either mover, whether the black set is symmetric or not."""
+    from tiersolve.hashers.boards import (
+        board_images, canonical_black, decode_board, encode_board, encode_quiet_moves,
+    )
+    space = _board_space(shape, counts, symmetric)
+    cells = shape[0] * shape[1]
+
+    @jit
+    def mismatches(table, size, cells, seed):
+        np.random.seed(seed)
+        black_images = np.zeros(8, np.int64)
+        white_images = np.zeros(8, np.int64)
+        changes = np.zeros(16, np.int64)
+        wanted = np.zeros(16, np.int64)
+        wrong = 0
+        tried = 0
+        for _ in range(3000):
+            black, white, turn, canonical = decode_board(table, 0, np.random.randint(0, size))
+            if not canonical:
+                continue
+            board_images(table, black, black_images)
+            board_images(table, white, white_images)
+            known = canonical_black(table, black_images)
+            mover = np.random.randint(0, 2)
+            mine = black if mover == 0 else white
+            empty = ~(black | white) & ((np.int64(1) << cells) - 1) if cells < 64 else ~(black | white)
+            count = np.random.randint(1, 17)
+            for k in range(count):  # a random piece of the mover to a random empty cell
+                a, b = mine, empty
+                for _ in range(np.random.randint(0, 64) % popcount(a)):
+                    a &= a - 1
+                for _ in range(np.random.randint(0, 64) % popcount(b)):
+                    b &= b - 1
+                changes[k] = (a & -a) | (b & -b)
+                moved_black = black ^ changes[k] if mover == 0 else black
+                moved_white = white ^ changes[k] if mover == 1 else white
+                wanted[k] = encode_board(table, moved_black, moved_white, mover)[1] << 1
+            encode_quiet_moves(table, black_images, white_images, known, mover, changes, count,
+                               changes)
+            for k in range(count):
+                tried += 1
+                if changes[k] != wanted[k]:
+                    wrong += 1
+        return wrong, tried
+
+    wrong, tried = mismatches(space.table, space.tiers.sizes[0], cells, 11)
+    assert tried > 10000 and wrong == 0

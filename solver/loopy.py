@@ -270,9 +270,16 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
         base = block << BLOCK_BITS
         top = min(base + (1 << BLOCK_BITS), size)
         full = False
+        # The block's next level is found in the same pass, unless the pass starts
+        # inside the block (a round that filled the buffers stopped there).
+        whole = next_local == base
+        later = np.int64(NO_DUE)
         for local in range(next_local, top):
             value = values[local]
-            if np.int64(remoteness[local]) != level:
+            distance = np.int64(remoteness[local])
+            if distance != level:
+                if level < distance < later and _event(value, distance, tie_phase) != NO_DUE:
+                    later = distance
                 continue
             if tie_phase:
                 if value == OPEN_NOT_LOSING:
@@ -305,7 +312,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                 filled += 1
         if full:
             break
-        due[block] = _block_due(values, remoteness, base, top, level, tie_phase)
+        due[block] = later if whole else _block_due(values, remoteness, base, top, level, tie_phase)
         block += 1
         next_local = block << BLOCK_BITS
     resume[0], resume[1], resume[2] = block, end, next_local

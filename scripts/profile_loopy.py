@@ -4,11 +4,14 @@
 
     python scripts/profile_loopy.py loa --rows 5 --cols 5 --max-pieces 4
     python scripts/profile_loopy.py surakarta --size 6 --max-pieces 3 --tier 5 --threads 1
+    python scripts/profile_loopy.py loa --rows 5 --cols 5 --max-pieces 4 --unmoves
 
 The tiers the chosen tier reads (by default the game's largest loopy tier) are solved
 first, untimed; then the tier's batches run as ``solver.tiers`` runs them, and the
 seconds of each kind of kernel call, the number of batches of each and the levels
-are printed.
+are printed. With ``--unmoves``, only the game's un-move generator is timed, on one
+thread over every position of the tier (decided or not): parents a position and
+nanoseconds a position.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tiersolve.games import GAMES, game_class  # noqa: E402
 from tiersolve.solver import loopy, tiers  # noqa: E402
 from tiersolve.solver.atomic import address_of  # noqa: E402
 from tiersolve.solver.common import TierType  # noqa: E402
+from tiersolve.solver.jit import inlined, specialise  # noqa: E402
 
 
 def _kernel_name(kernel) -> str:
@@ -82,6 +86,26 @@ def _timed_run(game, tier, addresses, threads, dtype):
     return dict(seconds), dict(batches), time.perf_counter() - began
 
 
+def _all_parents(data, tier, lo, hi, out, state, other):
+    """Template: the number of un-moves of positions lo..hi-1 (``parents`` bound)."""
+    total = 0
+    for local in range(lo, hi):
+        total += parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+    return total
+
+
+def time_unmoves(game, tier: int) -> tuple[float, float]:
+    """(parents a position, seconds a position) of the game's ``parents`` over the tier."""
+    count_parents = specialise(_all_parents, game.kernel_label, refcounts=False,
+                               parents=inlined(game.parents))
+    out, state, other = loopy.buffers(game, spread=True)
+    count_parents(game.data, tier, 0, min(1000, game.tier_sizes[tier]), out, state, other)  # compile
+    size = int(game.tier_sizes[tier])
+    began = time.perf_counter()
+    total = count_parents(game.data, tier, 0, size, out, state, other)
+    return total / size, (time.perf_counter() - began) / size
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=sorted(GAMES))
@@ -89,6 +113,8 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1, help="solve the tier this many times "
                         "and show the fastest (the machine's timings vary)")
+    parser.add_argument("--unmoves", action="store_true",
+                        help="time only the un-move generator, one thread, every position")
     first, rest = parser.parse_known_args(argv)
     options = argparse.ArgumentParser()
     options.add_argument("game")
@@ -96,7 +122,21 @@ def main(argv=None) -> int:
     game = game_from_args(options.parse_args([first.game, *rest]))
     loopy_tiers = [t for t in range(len(game.tier_sizes))
                    if tiers.tier_type(game, t) == TierType.LOOPY]
+    if not loopy_tiers:
+        parser.error(f"{game.describe()} has no loopy tier to profile")
+    if first.tier is not None and first.tier not in loopy_tiers:
+        parser.error(f"tier {first.tier} of {game.describe()} is not loopy; its loopy tiers: "
+                     f"{loopy_tiers[0]}..{loopy_tiers[-1]}" if len(loopy_tiers) > 1 else
+                     f"tier {first.tier} of {game.describe()} is not loopy; its loopy tier: {loopy_tiers[0]}")
     tier = first.tier if first.tier is not None else max(loopy_tiers, key=lambda t: game.tier_sizes[t])
+    if first.unmoves:
+        if game.parents is None:
+            parser.error(f"{game.describe()} has no un-move generator")
+        per_position, seconds = time_unmoves(game, tier)
+        print(f"{game.describe()}: tier {tier} ({game.tier_sizes[tier]:,} positions), un-moves "
+              f"on 1 thread: {per_position:.2f} parents and {seconds * 1e9:.1f} ns a position "
+              f"({seconds / max(per_position, 1e-9) * 1e9:.1f} ns a parent)")
+        return 0
     seconds, batches, total = profile_tier(game, tier, first.threads, first.repeat)
     size = int(game.tier_sizes[tier])
     print(f"{game.describe()}: tier {tier} ({size:,} positions), {first.threads} thread(s): "

@@ -114,3 +114,17 @@ def test_help_documents_every_option(capsys):
     for flag in ("--rows", "--cols", "--k", "--diagonal", "--misere", "--out", "--start",
                  "--threads", "--force", "--plan", "--quiet", "--json"):
         assert flag in ttt
+
+
+def test_profile_loopy_times_the_unmoves_and_refuses_a_game_without_loopy_tiers(tmp_path):
+    """scripts/profile_loopy.py --unmoves times a game's un-move generator over its
+    largest loopy tier; a game without one is a one-line error, exit 2."""
+    timed = run_script("profile_loopy.py", "northcott", "--backward", "--unmoves", cwd=tmp_path)
+    assert timed.returncode == 0, timed.stderr
+    line = timed.stdout.strip()
+    assert line.startswith("northcott 3x6 (backward): tier 0 (6,750 positions), un-moves on 1 thread")
+    assert float(line.split(": ")[2].split(" parents")[0]) > 1  # every position has parents
+    refused = run_script("profile_loopy.py", "ttt", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == \
+        "profile_loopy.py: error: ttt 3x4 has no loopy tier to profile"

@@ -10,7 +10,9 @@ markers). Within a block a board's index is::
 With a symmetry group (mirrors and turns of the board), ``rank(B)`` is replaced by
 the number of ``B``'s *orbit*: the black sets are ranked only up to symmetry, densely,
 as chess tablebases index positions (one orbit per class of images, found in a
-table of canonical black sets). Every position is first moved by the symmetry that
+table of canonical black sets; for counts with at most ``DIRECT_ORBITS`` subsets, a
+table from *every* rank to its orbit and the symmetries that take it there, so a
+moved black set is canonicalised by one lookup instead of by its images). Every position is first moved by the symmetry that
 makes its black set canonical (the highest colex rank among its images), and among
 the symmetries that fix that set, the one that gives the highest white rank is
 used. Only boards whose black set is itself symmetric leave gaps: their other white
@@ -50,8 +52,9 @@ from tiersolve.solver.jit import jit
 (CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
  ORBIT_FIXERS, IMAGES, IMAGE_BYTES, ORBIT_LOOKUP, ORBIT_MASKS, UNRANK_AT, UNRANK_WIDTH,
  CELL_IMAGES, HEADER) = range(18)
-#: Black-set counts with at most this many subsets get a direct rank -> orbit table
-#: (8 bytes a subset); larger ones are found by binary search.
+#: Black-set counts with at most this many subsets get a direct table from every rank
+#: to (orbit, symmetries to the canonical set) (8 bytes a subset); larger ones are
+#: canonicalised from their images and their orbit found by binary search.
 DIRECT_ORBITS = 1 << 22
 #: Subsets of k of m cells (m above SMALL_CELLS) unrank by one lookup in a table of
 #: their masks when there are at most this many (8 bytes each); else by a scan of
@@ -103,6 +106,32 @@ def _orbit_table(cells, black, images, group, ranks, fixers):
             fixers[found] = fixed
             found += 1
     return found
+
+
+@jit
+def _direct_orbits(cells, black, images, group, orbit_of_rank, direct):
+    """direct[r] = (orbit << 32) | (the symmetries that take the subset of rank r to its
+    class's canonical set) for every rank r of ``black`` of ``cells`` cells;
+    ``orbit_of_rank`` maps canonical ranks to their orbit (-1 elsewhere)."""
+    for rank in range(direct.shape[0]):
+        mask = unrank_subset(rank, black, cells)
+        best = -1
+        mapping = 0
+        for g in range(group):
+            image = 0
+            rest = mask
+            position = 0
+            while rest != 0:
+                image |= images[g, position, rest & 255]
+                rest = shift_down(rest, 8)
+                position += 1
+            image_rank = rank_subset(image)
+            if image_rank > best:
+                best = image_rank
+                mapping = 1 << g
+            elif image_rank == best:
+                mapping |= 1 << g
+        direct[rank] = (orbit_of_rank[best] << 32) | mapping
 
 
 @jit
@@ -187,15 +216,19 @@ class BoardSpace:
                 masks = np.empty(len(ranks[b + 1]), np.int64)
                 _unrank_masks(cells, b, ranks[b + 1], masks)
                 orbit_masks.append(masks)
-        # orbit_lookup[b]: where the direct rank -> orbit table of b black cells starts
-        # (-1: binary search); the tables follow it
+        # orbit_lookup[b]: where the direct table of b black cells starts (-1: none,
+        # binary search); the tables follow it. Entry r: (orbit << 32) | the symmetries
+        # that take the set of rank r to its canonical set, for every rank r: a moved
+        # black set is canonicalised by one lookup (``_canonical_by_rank``).
         lookup_start = np.full(most_black + 1, -1, dtype=np.int64)
         lookups, filled = [], 0
         for b in range(most_black + 1):
             total = int(subset_count(cells, b))
-            if symmetries and total <= DIRECT_ORBITS:
-                direct = np.full(total, -1, dtype=np.int64)
-                direct[ranks[b + 1]] = np.arange(len(ranks[b + 1]))
+            if symmetries and total <= DIRECT_ORBITS and len(group) <= 32:
+                orbit_of_rank = np.full(total, -1, dtype=np.int64)
+                orbit_of_rank[ranks[b + 1]] = np.arange(len(ranks[b + 1]))
+                direct = np.empty(total, dtype=np.int64)
+                _direct_orbits(cells, b, images, len(group), orbit_of_rank, direct)
                 lookup_start[b] = filled
                 lookups.append(direct)
                 filled += total
@@ -247,7 +280,7 @@ def _orbit_number(table, black_count, canonical_rank):
     """The orbit of a canonical black rank: a direct table, or a binary search."""
     direct = table[table[ORBIT_LOOKUP] + black_count]
     if direct >= 0:
-        return table[direct + canonical_rank]
+        return table[direct + canonical_rank] >> 32
     begin = table[table[ORBIT_START] + black_count]
     lo = begin
     hi = table[table[ORBIT_START] + black_count + 1]
@@ -259,6 +292,16 @@ def _orbit_number(table, black_count, canonical_rank):
         else:
             hi = middle
     return lo - begin
+
+
+@jit(inline="always")
+def _canonical_by_rank(table, black, black_count):
+    """(canonical black mask, the symmetries that take ``black`` to it, its orbit) by
+    one lookup in the direct table of ``black_count`` black cells (which must exist)."""
+    entry = table[table[table[ORBIT_LOOKUP] + black_count] + rank_subset(black)]
+    black_set = entry >> 32
+    canonical = table[table[ORBIT_MASKS] + table[table[ORBIT_START] + black_count] + black_set]
+    return canonical, entry & 0xFFFFFFFF, black_set
 
 
 @jit(inline="always")
@@ -350,6 +393,9 @@ def canonical_black(table, black_images):
     black = black_images[0]
     if table[GROUP] == 1:
         return black, np.int64(1), rank_subset(black)
+    black_count = popcount(black)
+    if table[table[ORBIT_LOOKUP] + black_count] >= 0:
+        return _canonical_by_rank(table, black, black_count)
     best = np.uint64(black)
     fixers = np.int64(1)
     for g in range(1, table[GROUP]):
@@ -397,6 +443,8 @@ def encode_changed(table, black_images, white_images, black_change, white_change
         canonical, fixers, black_set = known
     elif group == 1:
         canonical, fixers, black_set = black, np.int64(1), rank_subset(black)
+    elif table[table[ORBIT_LOOKUP] + black_count] >= 0:
+        canonical, fixers, black_set = _canonical_by_rank(table, black, black_count)
     else:
         first, second = _change_rows(table, black_change)
         best = np.uint64(0)
@@ -533,6 +581,18 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
             moved = black ^ changes[k]
             index = rank_subset(moved) * white_boards + rank_subset(extract_bits(white, everything & ~moved))
             out[k] = (first + (index << 1)) << 1
+        return
+    if table[table[ORBIT_LOOKUP] + black_count] >= 0:  # each black set's class by one lookup
+        for k in range(count):
+            canonical, symmetries, black_set = _canonical_by_rank(table, black ^ changes[k],
+                                                                  black_count)
+            best_white = np.uint64(0)
+            while symmetries:
+                g = lowest_bit(symmetries)
+                symmetries &= symmetries - 1
+                best_white = max(best_white, np.uint64(white_images[g]))
+            white_rank = rank_subset(extract_bits(np.int64(best_white), everything & ~canonical))
+            out[k] = (first + ((black_set * white_boards + white_rank) << 1)) << 1
         return
     for k in range(count):
         change = changes[k]

@@ -211,14 +211,18 @@ def test_region_rearranger_is_a_bijection_with_its_orders(region):
                                 assert rank_region_board(a, b & ~(1 << src) | 1 << dst, region, backwards) > rank
 
 
-def _board_space(cells, counts, symmetric, monkeypatch=None, direct_unrank=None):
+def _board_space(cells, counts, symmetric, monkeypatch=None, direct_unrank=None,
+                 direct_orbits=None):
     """A BoardSpace of a rows x cols board (its mirrors and turns if ``symmetric``),
-    a tier per (black, white) count."""
+    a tier per (black, white) count; ``direct_*`` replace the sizes up to which it
+    keeps direct tables (0: none, so the slower paths are tested)."""
     from tiersolve.hashers import boards
     from tiersolve.hashers.symmetry import grid_symmetries
     rows, cols = cells
     if direct_unrank is not None:
         monkeypatch.setattr(boards, "DIRECT_UNRANK", direct_unrank)
+    if direct_orbits is not None:
+        monkeypatch.setattr(boards, "DIRECT_ORBITS", direct_orbits)
     symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=rows == cols) \
         if symmetric else []
     return boards.BoardSpace(rows * cols, [[bw] for bw in counts], symmetries)
@@ -250,20 +254,22 @@ def test_direct_unrank_tables_decode_as_the_binomial_scan_does(monkeypatch, symm
         assert disagreements(fast.table, slow.table, tier, size) == 0
 
 
-@pytest.mark.parametrize("shape, counts, symmetric", [
-    ((5, 5), [(4, 4), (3, 4), (4, 3)], True),
-    ((5, 5), [(4, 4), (3, 4), (4, 3)], False),
-    ((6, 6), [(3, 3), (2, 3), (3, 2)], True),
-    ((4, 5), [(4, 4), (3, 4), (4, 3)], True),
-    ((8, 8), [(3, 3), (2, 3), (3, 2)], True),   # bit 63 is a cell
+@pytest.mark.parametrize("shape, counts, symmetric, direct_orbits", [
+    ((5, 5), [(4, 4), (3, 4), (4, 3)], True, None),
+    ((5, 5), [(4, 4), (3, 4), (4, 3)], True, 0),   # canonical sets found from the images
+    ((5, 5), [(4, 4), (3, 4), (4, 3)], False, None),
+    ((6, 6), [(3, 3), (2, 3), (3, 2)], True, None),
+    ((4, 5), [(4, 4), (3, 4), (4, 3)], True, None),
+    ((8, 8), [(3, 3), (2, 3), (3, 2)], True, None),   # bit 63 is a cell
 ])
-def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symmetric):
+def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symmetric,
+                                                             direct_orbits, monkeypatch):
     """A piece of either colour moved to an empty cell, or a black piece moved onto a
     white one (a capture): the index from the board's images equals the board's."""
     from tiersolve.hashers.boards import (
         board_images, canonical_black, decode_board, encode_board, encode_changed,
     )
-    space = _board_space(shape, counts, symmetric)
+    space = _board_space(shape, counts, symmetric, monkeypatch, direct_orbits=direct_orbits)
     cells = shape[0] * shape[1]
 
     @jit
@@ -307,21 +313,23 @@ def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symm
     assert tried > 3000 and wrong == 0
 
 
-@pytest.mark.parametrize("shape, counts, symmetric", [
-    ((5, 5), [(4, 4)], True),
-    ((5, 5), [(4, 4)], False),
-    ((6, 6), [(3, 3)], True),
-    ((4, 5), [(4, 3)], True),
-    ((8, 8), [(3, 3)], True),   # bit 63 is a cell
+@pytest.mark.parametrize("shape, counts, symmetric, direct_orbits", [
+    ((5, 5), [(4, 4)], True, None),
+    ((5, 5), [(4, 4)], True, 0),   # canonical sets found from the images
+    ((5, 5), [(4, 4)], False, None),
+    ((6, 6), [(3, 3)], True, None),
+    ((4, 5), [(4, 3)], True, None),
+    ((8, 8), [(3, 3)], True, None),   # bit 63 is a cell
 ])
-def test_encode_quiet_moves_is_encode_board_of_each_moved_board(shape, counts, symmetric):
+def test_encode_quiet_moves_is_encode_board_of_each_moved_board(shape, counts, symmetric,
+                                                                direct_orbits, monkeypatch):
     """A batch of moves of one colour to empty cells (an un-move generator's parents):
     each index equals encode_board of the moved board with the mover to move, for
     either mover, whether the black set is symmetric or not."""
     from tiersolve.hashers.boards import (
         board_images, canonical_black, decode_board, encode_board, encode_quiet_moves,
     )
-    space = _board_space(shape, counts, symmetric)
+    space = _board_space(shape, counts, symmetric, monkeypatch, direct_orbits=direct_orbits)
     cells = shape[0] * shape[1]
 
     @jit

@@ -35,7 +35,7 @@ from typing import Callable, Generator, Iterable
 
 import numpy as np
 
-from tiersolve.solver import bottom_up, loopy
+from tiersolve.solver import bottom_up, interrupts, loopy
 from tiersolve.solver.atomic import address_of
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
@@ -450,6 +450,7 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
             if not pending:
                 continue
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            interrupts.check()  # a signal whose KeyboardInterrupt was lost (solver.interrupts)
             for future in finished:
                 tier, slot = pending.pop(future)
                 job = running[tier]

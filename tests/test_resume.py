@@ -81,6 +81,29 @@ def test_an_interrupted_build_resumes_to_the_same_result(tmp_path, uninterrupted
     same_database(out, uninterrupted)
 
 
+def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(tmp_path):
+    """A SIGINT handled while a finaliser runs loses its KeyboardInterrupt ("Exception
+    ignored in ..."); the build still stops at its next batch, with its tiers kept."""
+    import gc
+
+    from tiersolve.solver.interrupts import stopping_on_signals
+
+    class SignalsWhenCollected:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs here, inside the finaliser
+
+    out = tmp_path / "loa.h5"
+    with stopping_on_signals():
+        collected = SignalsWhenCollected()
+        del collected  # its KeyboardInterrupt is printed and dropped by Python
+        gc.collect()
+        with pytest.raises(KeyboardInterrupt):
+            build_database(make_game("loa", rows=4, cols=4), out, progress=False, threads=1)
+    assert not out.exists()
+    assert out.with_name(out.name + ".partial").is_dir()
+
+
 def test_restart_discards_the_kept_tiers(tmp_path, uninterrupted):
     out = tmp_path / "loa.h5"
     start_and_stop(out, signal.SIGKILL)

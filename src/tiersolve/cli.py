@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from dataclasses import asdict
 from typing import Callable, Sequence
 
 from tiersolve.games import GAMES, game_class, make_game
 from tiersolve.games.base import Option
+from tiersolve.solver.interrupts import stopping_on_signals
 
 EXIT_USAGE = 2
 
@@ -220,17 +220,6 @@ def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
 EXIT_INTERRUPTED = 130
 
 
-def _interrupt_on_sigterm() -> None:
-    """Handle SIGTERM like Ctrl-C: the build stops and keeps what it solved."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: leave the default
-        pass
-
-
 def add_cluster_options(group: argparse._ArgumentGroup) -> None:
     """``--workers``, ``--scheduler`` and ``--work-dir`` (docs/CLUSTER.md)."""
     group.add_argument("--workers", type=whole_number(1), default=None, metavar="N",
@@ -293,13 +282,13 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
         print_or_discard(plan(game, args.threads))  # the build goes on if the reader went
     if args.plan:
         return 0
-    _interrupt_on_sigterm()
     try:
-        report = build_database(game, args.out, start=args.start, threads=args.threads,
-                                progress=not (args.quiet or args.json), force=args.force,
-                                restart=args.restart, overwrite=args.overwrite,
-                                workers=args.workers, scheduler=args.scheduler,
-                                work_dir=args.work_dir)
+        with stopping_on_signals():  # SIGTERM as Ctrl-C; neither is lost (solver.interrupts)
+            report = build_database(game, args.out, start=args.start, threads=args.threads,
+                                    progress=not (args.quiet or args.json), force=args.force,
+                                    restart=args.restart, overwrite=args.overwrite,
+                                    workers=args.workers, scheduler=args.scheduler,
+                                    work_dir=args.work_dir)
     except (BuildRefused, PartialBuildMismatch) as error:
         return fail(parser.prog, str(error))
     except ValueError as error:

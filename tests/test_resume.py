@@ -81,6 +81,7 @@ def test_an_interrupted_build_resumes_to_the_same_result(tmp_path, uninterrupted
     same_database(out, uninterrupted)
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one
 def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(tmp_path):
     """A SIGINT handled while a finaliser runs loses its KeyboardInterrupt ("Exception
     ignored in ..."); the build still stops at its next batch, with its tiers kept."""

@@ -42,7 +42,8 @@ from typing import Sequence
 import numpy as np
 
 from tiersolve.hashers.bits import (
-    deposit_bits, extract_bits, full_mask, lowest_bit, permutation_tables, popcount, shift_down,
+    deposit_bits, extract_bits, full_mask, lowest_bit, permutation_tables, permute, popcount,
+    shift_down,
 )
 from tiersolve.hashers.combinations import SMALL_CELLS, rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
@@ -88,14 +89,7 @@ def _orbit_table(cells, black, images, group, ranks, fixers):
         canonical = True
         fixed = 0
         for g in range(group):
-            image = 0
-            rest = mask
-            position = 0
-            while rest != 0:
-                image |= images[g, position, rest & 255]
-                rest = shift_down(rest, 8)
-                position += 1
-            image_rank = rank_subset(image)
+            image_rank = rank_subset(permute(mask, images, g))
             if image_rank > rank:
                 canonical = False
                 break
@@ -118,14 +112,7 @@ def _direct_orbits(cells, black, images, group, orbit_of_rank, direct):
         best = -1
         mapping = 0
         for g in range(group):
-            image = 0
-            rest = mask
-            position = 0
-            while rest != 0:
-                image |= images[g, position, rest & 255]
-                rest = shift_down(rest, 8)
-                position += 1
-            image_rank = rank_subset(image)
+            image_rank = rank_subset(permute(mask, images, g))
             if image_rank > best:
                 best = image_rank
                 mapping = 1 << g
@@ -529,8 +516,9 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
     ``mover`` to move, for k < count: the in-tier parents of an un-move generator, in
     one batch. As ``encode_changed`` (same arguments), but the counts, so the block,
     stay, and what every change shares (the block, the table's fields, and the
-    canonical black set when white moved) is read once, not once a change; the loops
-    have no data-dependent branch but the symmetries'. ``changes`` may be ``out``.
+    canonical black set when white moved) is read once, not once a change. A black set
+    with no direct orbit table (very many subsets) goes through ``encode_changed``.
+    ``changes`` may be ``out``.
 
     >>> space = BoardSpace(cells=9, blocks=[[(1, 1)]], symmetries=[[2, 1, 0, 5, 4, 3, 8, 7, 6]])
     >>> black, white = np.zeros(2, np.int64), np.zeros(2, np.int64)
@@ -594,24 +582,5 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
             white_rank = rank_subset(extract_bits(np.int64(best_white), everything & ~canonical))
             out[k] = (first + ((black_set * white_boards + white_rank) << 1)) << 1
         return
-    for k in range(count):
-        change = changes[k]
-        one = rows + lowest_bit(change) * group
-        two = rows + lowest_bit(change & (change - 1)) * group
-        best = np.uint64(0)
-        fixers = np.int64(0)
-        for g in range(group):  # selects, not branches: the winner is unpredictable
-            image = np.uint64(black_images[g] ^ table[one + g] ^ table[two + g])
-            bit = np.int64(1) << g
-            fixers = bit if image > best else (fixers | bit if image == best else fixers)
-            best = max(best, image)
-        canonical = np.int64(best)
-        black_set = _orbit_number(table, black_count, rank_subset(canonical))
-        best_white = np.uint64(0)
-        symmetries = fixers
-        while symmetries:
-            g = lowest_bit(symmetries)
-            symmetries &= symmetries - 1
-            best_white = max(best_white, np.uint64(white_images[g]))
-        white_rank = rank_subset(extract_bits(np.int64(best_white), everything & ~canonical))
-        out[k] = (first + ((black_set * white_boards + white_rank) << 1)) << 1
+    for k in range(count):  # no direct table (very many black sets): from the images
+        out[k] = encode_changed(table, black_images, white_images, changes[k], 0, 0, known)[1] << 1

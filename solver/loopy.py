@@ -29,11 +29,13 @@ generators do. A level costs its own positions, not the tier's:
   one of its positions has work (``due``, 2 bytes a block); a level visits only the
   blocks due at it, and threads take blocks from a shared cursor.
 * **Updates in two steps** (propagation blocking). Threads *generate* the parents of
-  the level's positions into their own buffers, sorted by bucket (a range of the
-  tier small enough to stay in cache); then each bucket's updates are *applied* by
-  one thread. No update needs an atomic operation, and the parents' counters are
-  read and written a cache-sized bucket at a time instead of at random over the
-  tier. A level whose updates overflow the buffers takes several rounds.
+  the level's positions straight into their own buffers, by bucket (a range of the
+  tier): each bucket is a chain of fixed-size chunks taken from the thread's buffer
+  as it fills, since a block's parents crowd into few buckets. Then each bucket's
+  updates are *applied* by one thread. No update needs an atomic operation, and the
+  parents' counters are read and written a bucket at a time instead of at random
+  over the tier. A round ends when the chunks run out; a level may take several
+  rounds. An update is 4 bytes (8 in tiers of 2**31 positions or more).
 
 A game without un-moves is solved by *value iteration*: each level expands the open
 positions again and reads their children (slower, no parents needed).
@@ -83,12 +85,18 @@ BLOCK_BITS = 6
 NO_DUE = 0xFFFF
 #: Blocks a thread takes from the shared cursor at a time.
 GRAB_BLOCKS = 64
-#: Updates a generating thread buffers before they are applied (8 bytes each, twice):
-#: at most UPDATE_CAPACITY, at least MIN_UPDATE_CAPACITY (fewer, fuller rounds: each
-#: round applies a bucket's updates at once), else one per 128 positions of the tier
-#: (an eighth of a byte a position a thread).
-UPDATE_CAPACITY = 1 << 22
-MIN_UPDATE_CAPACITY = 1 << 20
+#: Bytes of updates a generating thread buffers before they are applied: at most
+#: UPDATE_BYTES, at least MIN_UPDATE_BYTES (fewer, fuller rounds: each round applies
+#: a bucket's updates at once), else an eighth of a byte a position of the tier.
+UPDATE_BYTES = 64 << 20
+MIN_UPDATE_BYTES = 16 << 20
+#: Tiers below this many positions have 4-byte updates ``(parent << 1) | good``.
+NARROW_UPDATES = 1 << 31
+#: Updates in a chunk of a bucket's chain.
+CHUNK = 1024
+#: Rows of a generating thread's ``chains``: each bucket's first and current chunk and
+#: the updates in its current chunk.
+FIRST, CURRENT, FILLED = 0, 1, 2
 #: The most buckets of a tier (fewer, larger ones for very large tiers), and the least
 #: positions in one (2**12).
 MAX_BUCKETS = 1024
@@ -239,19 +247,28 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
 
 
 def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, cursor, resume,
-              raw, ordered, offsets, bucket_bits, failure, buffers):
+              updates, chains, links, bucket_bits, failure, buffers):
     """Template, one round of a level: take blocks due at ``level`` from the shared
     ``cursor``, settle their positions due now (WIN_PENDING -> WIN, or in the tie
-    phase OPEN_NOT_LOSING -> TIE), generate the in-tier parents of every position
-    decided at ``level`` into ``raw`` as ``(parent << 1) | good`` (good: the child is a
-    loss for the parent's mover), and recompute each finished block's ``due``. Stops
-    early when ``raw`` could overflow (``resume`` = [block, end of the blocks taken,
-    next position of the block, finished]); then sorts the updates by bucket into
-    ``ordered``, ``offsets[k]`` being where bucket k starts. Returns how many."""
+    phase OPEN_NOT_LOSING -> TIE), write an update ``(parent << 1) | good`` (good: the
+    child is a loss for the parent's mover) for each in-tier parent of every position
+    decided at ``level`` into its bucket's chain, and recompute each finished block's
+    ``due``. A chain is chunks of ``updates`` (one per entry of ``links``) taken in
+    turn: ``chains[FIRST, k]`` and ``chains[CURRENT, k]`` are bucket k's first and
+    current chunk (-1: none), ``chains[FILLED, k]`` the updates in the current one, and
+    ``links[c]`` the chunk after chunk c. Stops early when the chunks could run out
+    (``resume`` = [block, end of the blocks taken, next position of the block,
+    finished]). Returns how many updates."""
     out, state, other = buffers
     size = values.shape[0]
     blocks = due.shape[0]
-    room = raw.shape[0] - out.shape[0]
+    chunk = updates.shape[0] // links.shape[0]
+    # A position's parents may each start a chunk.
+    last_start = links.shape[0] - out.shape[0]
+    for k in range(chains.shape[1]):
+        chains[FIRST, k] = -1
+        chains[FILLED, k] = chunk
+    taken = 0
     filled = 0
     block, end, next_local = resume[0], resume[1], resume[2]
     while True:
@@ -293,7 +310,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                     values[local] = WIN
                 elif value != WIN and value != LOSE:
                     continue
-            if filled > room:
+            if taken > last_start:
                 next_local = local
                 full = True
                 break
@@ -308,42 +325,65 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                 good = 0
                 if not tie_phase and as_seen_by_parent(value, out[p] & 1) == WIN:
                     good = 1
-                raw[filled] = (parent << 1) | good
-                filled += 1
+                bucket = parent >> bucket_bits
+                at = chains[FILLED, bucket]
+                if at == chunk:  # the bucket's chunk is full (or it has none): chain a new one
+                    if chains[FIRST, bucket] < 0:
+                        chains[FIRST, bucket] = taken
+                    else:
+                        links[chains[CURRENT, bucket]] = taken
+                    links[taken] = -1
+                    chains[CURRENT, bucket] = taken
+                    taken += 1
+                    at = 0
+                updates[chains[CURRENT, bucket] * chunk + at] = (parent << 1) | good
+                chains[FILLED, bucket] = at + 1
+            filled += count
         if full:
             break
         due[block] = later if whole else _block_due(values, remoteness, base, top, level, tie_phase)
         block += 1
         next_local = block << BLOCK_BITS
     resume[0], resume[1], resume[2] = block, end, next_local
-    _by_bucket(raw, filled, ordered, offsets, bucket_bits)
     return filled
 
 
 @jit(inline="always")
-def _by_bucket(raw, filled, ordered, offsets, bucket_bits):
-    """Counting sort of raw[:filled] by bucket (parent >> bucket_bits) into ordered;
-    offsets[k]..offsets[k+1] is bucket k's part."""
-    buckets = offsets.shape[0] - 1
-    for k in range(buckets + 1):
-        offsets[k] = 0
-    shift = bucket_bits + 1
-    for i in range(filled):
-        offsets[(raw[i] >> shift) + 1] += 1
-    for k in range(buckets):
-        offsets[k + 1] += offsets[k]
-    for i in range(filled):
-        k = raw[i] >> shift
-        ordered[offsets[k]] = raw[i]
-        offsets[k] += 1
-    for k in range(buckets, 0, -1):  # back to where each bucket starts
-        offsets[k] = offsets[k - 1]
-    offsets[0] = 0
+def _apply_update(level, tie_phase, update, values, remoteness, counters, due):
+    """One update ``(parent << 1) | good`` of ``_apply``."""
+    parent = update >> 1
+    left = counters[parent]
+    if left == 0:
+        return
+    left -= 1
+    counters[parent] = left
+    current = values[parent]
+    if not _is_open(current):
+        return
+    decided = np.int64(-1)
+    if tie_phase:
+        values[parent] = TIE
+        decided = level + 1
+        if current == OPEN_NOT_LOSING:  # a tie out of the tier may be due now
+            decided = min(decided, np.int64(remoteness[parent]))
+    elif update & 1:
+        values[parent] = WIN
+        decided = level + 1
+        if current == WIN_PENDING:  # a win out of the tier may be due now
+            decided = min(decided, np.int64(remoteness[parent]))
+    elif left == 0 and current == OPEN:  # every move inside the tier loses
+        values[parent] = LOSE
+        decided = max(level + 1, np.int64(remoteness[parent]))
+    if decided >= 0:
+        remoteness[parent] = decided
+        block = parent >> BLOCK_BITS
+        if decided < due[block]:
+            due[block] = decided
 
 
-@jit
-def _apply(level, tie_phase, values, remoteness, counters, due, ordered, offsets, bucket_bits,
-           first, last, final):
+@jit(_nrt=False)  # allocates nothing; uncounted, the inlined _apply_update costs no references
+def _apply(level, tie_phase, values, remoteness, counters, due, updates, chains, links,
+           bucket_bits, first, last, final):
     """Apply the generated updates of buckets first..last-1 (this call alone owns
     them): a child decided at ``level`` counts its parent's moves down, and decides
     the parent (WIN or TIE at level + 1, or LOSE when its last move loses). A parent
@@ -358,36 +398,17 @@ def _apply(level, tie_phase, values, remoteness, counters, due, ordered, offsets
     or a broken game's illegal index). A counter already at zero belongs to a parent
     with no move inside the tier (an illegal or finished position that an un-move
     generator may give): it is left alone."""
-    for row in range(ordered.shape[0]):
-        for i in range(offsets[row, first], offsets[row, last]):
-            parent = ordered[row, i] >> 1
-            left = counters[parent]
-            if left == 0:
-                continue
-            left -= 1
-            counters[parent] = left
-            current = values[parent]
-            if not _is_open(current):
-                continue
-            decided = np.int64(-1)
-            if tie_phase:
-                values[parent] = TIE
-                decided = level + 1
-                if current == OPEN_NOT_LOSING:  # a tie out of the tier may be due now
-                    decided = min(decided, np.int64(remoteness[parent]))
-            elif ordered[row, i] & 1:
-                values[parent] = WIN
-                decided = level + 1
-                if current == WIN_PENDING:  # a win out of the tier may be due now
-                    decided = min(decided, np.int64(remoteness[parent]))
-            elif left == 0 and current == OPEN:  # every move inside the tier loses
-                values[parent] = LOSE
-                decided = max(level + 1, np.int64(remoteness[parent]))
-            if decided >= 0:
-                remoteness[parent] = decided
-                block = parent >> BLOCK_BITS
-                if decided < due[block]:
-                    due[block] = decided
+    chunk_size = updates.shape[1] // links.shape[1]
+    for row in range(updates.shape[0]):
+        for bucket in range(first, last):
+            chunk = chains[row, FIRST, bucket]
+            while chunk >= 0:
+                filled = chains[row, FILLED, bucket] if chunk == chains[row, CURRENT, bucket] \
+                    else chunk_size
+                for i in range(chunk * chunk_size, chunk * chunk_size + filled):
+                    _apply_update(level, tie_phase, np.int64(updates[row, i]), values, remoteness,
+                                  counters, due)
+                chunk = links[row, chunk]
     if not final:
         return NO_LEVEL
     lowest = NO_LEVEL
@@ -618,10 +639,17 @@ def bucket_bits(size: int) -> int:
     return bits
 
 
-def update_capacity(game, size: int) -> int:
-    """Updates one generating thread buffers per round (see UPDATE_CAPACITY)."""
-    return max(min(UPDATE_CAPACITY, max(MIN_UPDATE_CAPACITY, size >> 7)),
-               4 * max(game.max_parents, 1) + 64)
+def update_type(size: int) -> np.dtype:
+    """Updates ``(parent << 1) | good`` of a tier of ``size`` positions: 4 bytes below
+    NARROW_UPDATES positions, else 8."""
+    return np.dtype(np.uint32) if size < NARROW_UPDATES else np.dtype(np.int64)
+
+
+def chunk_count(game, size: int) -> int:
+    """Chunks of CHUNK updates a generating thread buffers in one round (see
+    UPDATE_BYTES): at least enough for four positions' parents."""
+    budget = min(UPDATE_BYTES, max(MIN_UPDATE_BYTES, size >> 3))
+    return max(budget // (CHUNK * update_type(size).itemsize), 4 * max(game.max_parents, 1) + 64)
 
 
 def work_bytes(game, size: int, threads: int) -> int:
@@ -631,7 +659,8 @@ def work_bytes(game, size: int, threads: int) -> int:
     if game.parents is None:
         return own
     buckets = -(-size >> bucket_bits(size))
-    return own + threads * (16 * update_capacity(game, size) + 8 * (buckets + 1))
+    chunks = chunk_count(game, size)
+    return own + threads * (chunks * (CHUNK * update_type(size).itemsize + 8) + 3 * 8 * buckets)
 
 
 def warm_up(game, records_type: np.dtype) -> None:
@@ -646,13 +675,16 @@ def warm_up(game, records_type: np.dtype) -> None:
     addresses = np.zeros(count, np.int64)
     start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
           remoteness, counters, due, 1, failure, buffers(game))
-    if game.parents is not None:
-        updates = np.zeros((1, 8), np.int64)
-        offsets = np.zeros((1, 2), np.int64)
-        spread(game.data, 0, 0, 0, False, values, remoteness, due, np.ones(1, np.int64),
-               np.zeros(4, np.int64), updates[0], updates[0], offsets[0], 12, failure,
-               buffers(game, spread=True))
-        _apply(0, 0, values, remoteness, counters, due, updates, offsets, 12, 0, 0, False)
+    if game.parents is not None:  # the update types its tiers use
+        for dtype in {update_type(size) for size in game.tier_sizes}:
+            updates = np.zeros((1, 8), dtype)
+            chains = np.zeros((1, 3, 1), np.int64)
+            links = np.zeros((1, 1), np.int64)
+            spread(game.data, 0, 0, 0, False, values, remoteness, due, np.ones(1, np.int64),
+                   np.zeros(4, np.int64), updates[0], chains[0], links[0], 12, failure,
+                   buffers(game, spread=True))
+            _apply(0, 0, values, remoteness, counters, due, updates, chains, links, 12, 0, 0,
+                   False)
     else:
         spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
         _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
@@ -744,10 +776,10 @@ def _levels_by_parents(game, tier, generate, threads, distinct, values, remotene
     size = values.shape[0]
     bits = bucket_bits(size)
     buckets = -(-size >> bits)
-    capacity = update_capacity(game, size)
-    raw = np.empty((threads, capacity), np.int64)
-    ordered = np.empty((threads, capacity), np.int64)
-    offsets = np.zeros((threads, buckets + 1), np.int64)
+    taken = chunk_count(game, size)
+    updates = np.empty((threads, taken * CHUNK), update_type(size))
+    chains = np.zeros((threads, 3, buckets), np.int64)
+    links = np.zeros((threads, taken), np.int64)
     resume = np.zeros((threads, 4), np.int64)
     cursor = np.zeros(1, np.int64)
     scratches = [buffers(game, spread=True) for _ in range(threads)]
@@ -764,12 +796,12 @@ def _levels_by_parents(game, tier, generate, threads, distinct, values, remotene
                 failures = [no_failure() for _ in range(threads)]
                 yield from checked(
                     [(generate, (game.data, tier, level, tie_phase, distinct, values, remoteness,
-                                 due, cursor, resume[t], raw[t], ordered[t], offsets[t], bits,
+                                 due, cursor, resume[t], updates[t], chains[t], links[t], bits,
                                  failures[t], scratches[t]))
                      for t in range(threads)], failures)
                 final = bool(resume[:, 3].all())
                 levels = yield [(_apply, (level, tie_phase, values, remoteness, counters, due,
-                                          ordered, offsets, bits, first, last, final))
+                                          updates, chains, links, bits, first, last, final))
                                 for first, last in ranges]
                 if final:
                     break

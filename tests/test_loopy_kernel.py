@@ -58,10 +58,11 @@ def _case_id(case) -> str:
 def test_every_position_matches_the_reference(monkeypatch, name, options, threads):
     monkeypatch.setattr(tiers, "LOOPY_CHUNK", 256)
     monkeypatch.setattr(loopy, "MIN_BUCKET_BITS", 6)
-    monkeypatch.setattr(loopy, "MIN_UPDATE_CAPACITY", 512)
-    monkeypatch.setattr(loopy, "UPDATE_CAPACITY", 512)
+    monkeypatch.setattr(loopy, "MIN_UPDATE_BYTES", 64)  # as few chunks as allowed
+    monkeypatch.setattr(loopy, "UPDATE_BYTES", 64)
+    monkeypatch.setattr(loopy, "CHUNK", 4)  # buckets' chains of several chunks
     game = make_game(name, **options)
-    assert loopy.update_capacity(game, game.size) == max(512, 4 * game.max_parents + 64)
+    assert loopy.chunk_count(game, game.size) == 4 * game.max_parents + 64
     values, remoteness = _solved(game, threads)
     legal = np.flatnonzero((values != ILLEGAL) & (values != NONCANONICAL))
     texts = [game.format(state) for state in game.decode_many(legal)]

@@ -212,7 +212,8 @@ def reference(game):
 def tiny_rounds(monkeypatch):
     """Update buffers with room for one position's parents, and buckets of one block:
     every level of a loopy tier takes a round per position it spreads."""
-    monkeypatch.setattr(loopy, "update_capacity", lambda game, size: max(game.max_parents, 1) + 1)
+    monkeypatch.setattr(loopy, "chunk_count", lambda game, size: max(game.max_parents, 1) + 1)
+    monkeypatch.setattr(loopy, "CHUNK", 2)
     monkeypatch.setattr(loopy, "MIN_BUCKET_BITS", 6)
 
 
@@ -471,7 +472,9 @@ def test_loopy_memory_is_four_bytes_a_position_plus_records():
     game = make_game("knightsdance", rows=8, cols=8)
     assert loopy.bytes_per_position(game) == 4
     assert tiers.estimate_peak_bytes(game, 2) == loopy.work_bytes(game, game.size, 2)
-    buffers = 2 * 16 * loopy.MIN_UPDATE_CAPACITY
-    assert loopy.work_bytes(game, game.size, 2) == 4 * game.size + game.size // 32 + buffers + \
-        2 * 8 * (-(-game.size >> loopy.bucket_bits(game.size)) + 1)
+    buckets = -(-game.size >> loopy.bucket_bits(game.size))
+    chunks = loopy.MIN_UPDATE_BYTES // (4 * loopy.CHUNK)
+    buffers = 2 * (loopy.MIN_UPDATE_BYTES + 8 * chunks + 3 * 8 * buckets)
+    assert loopy.work_bytes(game, game.size, 2) == 4 * game.size + game.size // 32 + buffers
     assert 4 * 10**9 < loopy.work_bytes(game, 10**9, 2) < 4.3 * 10**9
+    assert loopy.update_type(10**9).itemsize == 4 and loopy.update_type(1 << 31).itemsize == 8

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tiersolve.hashers.bits import lowest_bit
 from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_release
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
@@ -149,6 +150,27 @@ def _block_due(values, remoteness, base, top, after, tie_phase):
         if after < event < due:
             due = event
     return due
+
+
+@jit(inline="always")
+def _level_mask(values, remoteness, base, top, level, tie_phase):
+    """(the positions of base..top-1 at ``level`` as bits from ``base``, the lowest
+    level above it at which one has work: ``_block_due``). Without a branch a
+    position, so that the compiler can vectorise it: most positions of a block
+    visited are not at the level, and which are is unpredictable."""
+    mask = np.uint64(0)
+    later = np.int64(NO_DUE)
+    for local in range(base, top):
+        value = values[local]
+        distance = np.int64(remoteness[local])
+        if tie_phase:
+            event = (value == TIE) | (value == OPEN_NOT_LOSING)
+        else:
+            event = (value == WIN) | (value == LOSE) | (value == WIN_PENDING)
+        mask |= np.uint64(distance == level) << np.uint64(local - base)
+        # NO_REMOTENESS is NO_DUE: a position without a level never lowers ``later``.
+        later = min(later, distance if event & (distance > level) else np.int64(NO_DUE))
+    return mask, later
 
 
 @jit(inline="always")
@@ -290,14 +312,12 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
         # The block's next level is found in the same pass, unless the pass starts
         # inside the block (a round that filled the buffers stopped there).
         whole = next_local == base
-        later = np.int64(NO_DUE)
-        for local in range(next_local, top):
+        at_level, later = _level_mask(values, remoteness, base, top, level, tie_phase)
+        at_level &= ~((np.uint64(1) << np.uint64(next_local - base)) - np.uint64(1))
+        while at_level:
+            local = base + lowest_bit(at_level)
+            at_level &= at_level - np.uint64(1)
             value = values[local]
-            distance = np.int64(remoteness[local])
-            if distance != level:
-                if level < distance < later and _event(value, distance, tie_phase) != NO_DUE:
-                    later = distance
-                continue
             if tie_phase:
                 if value == OPEN_NOT_LOSING:
                     value = TIE

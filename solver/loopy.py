@@ -142,22 +142,11 @@ def _event(value, distance, tie_phase):
 
 
 @jit(inline="always")
-def _block_due(values, remoteness, base, top, after, tie_phase):
-    """The lowest level above ``after`` at which a position of base..top-1 has work."""
-    due = NO_DUE
-    for local in range(base, top):
-        event = _event(values[local], np.int64(remoteness[local]), tie_phase)
-        if after < event < due:
-            due = event
-    return due
-
-
-@jit(inline="always")
 def _level_mask(values, remoteness, base, top, level, tie_phase):
     """(the positions of base..top-1 at ``level`` as bits from ``base``, the lowest
-    level above it at which one has work: ``_block_due``). Without a branch a
-    position, so that the compiler can vectorise it: most positions of a block
-    visited are not at the level, and which are is unpredictable."""
+    level above ``level`` at which one of them has work: see ``_event``). Without a
+    branch a position, so that the compiler can vectorise it: most positions of a
+    block visited are not at the level, and which are is unpredictable."""
     mask = np.uint64(0)
     later = np.int64(NO_DUE)
     for local in range(base, top):
@@ -171,6 +160,12 @@ def _level_mask(values, remoteness, base, top, level, tie_phase):
         # NO_REMOTENESS is NO_DUE: a position without a level never lowers ``later``.
         later = min(later, distance if event & (distance > level) else np.int64(NO_DUE))
     return mask, later
+
+
+@jit(inline="always")
+def _block_due(values, remoteness, base, top, after, tie_phase):
+    """The lowest level above ``after`` at which a position of base..top-1 has work."""
+    return _level_mask(values, remoteness, base, top, after, tie_phase)[1]
 
 
 @jit(inline="always")

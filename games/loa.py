@@ -38,8 +38,8 @@ from tiersolve.games.base import (
 )
 from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, decode_board, encode_board, encode_changed, encode_quiet_moves,
-    nearly_symmetric,
+    board_images, canonical_black, colour_changes, decode_board, encode_board, encode_changed,
+    encode_quiet_moves, nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.solver.common import sort_unique
@@ -135,14 +135,6 @@ def _has_move(lines, targets, paths, mine, theirs):
 
 
 @jit(inline="always")
-def _changes(turn, mover_change, other_change):
-    """(black change, white change) of a move or un-move by the player ``turn``."""
-    if turn == 0:
-        return mover_change, other_change
-    return other_change, mover_change
-
-
-@jit(inline="always")
 def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
     encoded from the images of the board under the index's symmetries (``state`` holds
@@ -187,7 +179,7 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
         for k in range(rows):
             code, target = out[k, 0], out[k, 1]
             captured = np.int64(1) << target
-            black_change, white_change = _changes(
+            black_change, white_change = colour_changes(
                 turn, (np.int64(1) << (code >> 3)) | captured, captured)
             out[k, 0], out[k, 1] = encode_changed(board, state, child, black_change, white_change,
                                                   1 - turn, known)
@@ -197,7 +189,7 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     for k in range(count):
         code, target = out[k, 0], out[k, 1]
         captured = theirs & (np.int64(1) << target)
-        black_change, white_change = _changes(
+        black_change, white_change = colour_changes(
             turn, (np.int64(1) << (code >> 3)) | (np.int64(1) << target), captured)
         child_tier, child_local = encode_changed(board, state, child, black_change, white_change,
                                                  1 - turn, known)

@@ -43,7 +43,8 @@ from tiersolve.games.base import (
 )
 from tiersolve.hashers.bits import highest_bit, lowest_bit, popcount, shift_down
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, decode_board, encode_changed, encode_quiet_moves, nearly_symmetric,
+    board_images, canonical_black, colour_changes, decode_board, encode_changed, encode_quiet_moves,
+    nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.solver.common import TERMINAL, sort_unique
@@ -205,14 +206,6 @@ def legal_moves(data, mine, theirs, found, occupied_places, their_places):
 
 
 @jit(inline="always")
-def _changes(turn, mover_change, other_change):
-    """(black change, white change) of a move or un-move by the player ``turn``."""
-    if turn == 0:
-        return mover_change, other_change
-    return other_change, mover_change
-
-
-@jit(inline="always")
 def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving`` (steps, which stay in
     the tier, only counted, unless the board is nearly symmetric: then two steps
@@ -264,7 +257,7 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
             if captured and captured == theirs:  # the last piece taken: the player to move there lost
                 child_tier, child_local = TERMINAL, LOSE
             else:
-                black_change, white_change = _changes(
+                black_change, white_change = colour_changes(
                     turn, (np.int64(1) << origin) | (np.int64(1) << target), captured)
                 child_tier, child_local = encode_changed(board, state, child, black_change,
                                                          white_change, 1 - turn, known)

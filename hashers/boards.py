@@ -397,6 +397,20 @@ def canonical_black(table, black_images):
 
 
 @jit(inline="always")
+def colour_changes(turn, mover_change, other_change):
+    """(black change, white change) for ``encode_changed`` of a move or un-move by the
+    player ``turn`` (0 black) that flips ``mover_change`` of its own cells and
+    ``other_change`` of the other's.
+
+    >>> colour_changes(1, 0b11, 0b100)
+    (4, 3)
+    """
+    if turn == 0:
+        return mover_change, other_change
+    return other_change, mover_change
+
+
+@jit(inline="always")
 def encode_changed(table, black_images, white_images, black_change, white_change, turn, known):
     """``encode_board`` of the board whose black and white masks are those of
     ``black_images[0]`` and ``white_images[0]`` with the cells of ``black_change`` and

@@ -4,8 +4,8 @@ A signal's handler runs between two bytecodes of the main thread; when those bel
 to a finaliser (``__del__``, a weakref callback), the KeyboardInterrupt it raises is
 printed as "Exception ignored" and dropped, and the build would run on to the end.
 ``stopping_on_signals`` makes the handler also *remember* the request, and the tier
-driver calls ``check`` after every batch, so a build stops within one batch either
-way.
+driver calls ``check`` after every batch (``build --reachable``: after every level of
+its search and every tier it solves), so a build stops within one batch either way.
 
     >>> with stopping_on_signals():
     ...     check()          # nothing requested: returns

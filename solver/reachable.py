@@ -49,6 +49,7 @@ from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
     child_problem, conclude, scratch, tally,
 )
+from tiersolve.solver import interrupts
 from tiersolve.solver.jit import jit
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (
@@ -542,6 +543,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
             raise SolverError(_failure_text(game, tier, positions, failed[0]))
         store.put("records", tier, records)
         solved += positions.size
+        interrupts.check()  # a signal whose KeyboardInterrupt was lost (solver.interrupts)
         if progress is not None:
             progress(solved)
         if readers[tier]:
@@ -618,6 +620,7 @@ def solve_reachable(game, starts, progress=None, check=None, method: str | None 
             progress(message)
 
     def level(found: int) -> None:
+        interrupts.check()  # a signal whose KeyboardInterrupt was lost (solver.interrupts)
         say(f"{found:,} positions found")
         if check is not None:
             check(found)

@@ -199,10 +199,11 @@ def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
         return fail(prog, "--plan does not apply to --reachable: the reachable positions are "
                           "only known by searching them")
     try:
-        report = build_reachable(game, args.out, starts=args.start,
-                                 progress=not (args.quiet or args.json), force=args.force,
-                                 overwrite=args.overwrite, restart=args.restart,
-                                 threads=args.threads)
+        with stopping_on_signals():  # SIGTERM as Ctrl-C; neither is lost (solver.interrupts)
+            report = build_reachable(game, args.out, starts=args.start,
+                                     progress=not (args.quiet or args.json), force=args.force,
+                                     overwrite=args.overwrite, restart=args.restart,
+                                     threads=args.threads)
     except ValueError as error:  # BuildRefused, a bad start
         return fail(prog, str(error))
     except KeyboardInterrupt:

@@ -50,7 +50,7 @@ import numpy as np
 from tiersolve.errors import TiersolveError
 from tiersolve.games import make_game
 from tiersolve.games.base import Game
-from tiersolve.solver import tiers
+from tiersolve.solver import interrupts, tiers
 from tiersolve.solver.common import SolveStats, TierType, progress_bar
 
 if TYPE_CHECKING:  # the tiers a build keeps are the database layer's files
@@ -398,6 +398,7 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
     submit_ready()
     try:
         for future in queue:
+            interrupts.check()  # a signal whose KeyboardInterrupt was lost (solver.interrupts)
             try:
                 result: TierResult = future.result()
             except KilledWorker:

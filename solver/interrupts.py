@@ -5,7 +5,8 @@ to a finaliser (``__del__``, a weakref callback), the KeyboardInterrupt it raise
 printed as "Exception ignored" and dropped, and the build would run on to the end.
 ``stopping_on_signals`` makes the handler also *remember* the request, and the tier
 driver calls ``check`` after every batch (``build --reachable``: after every level of
-its search and every tier it solves), so a build stops within one batch either way.
+its search and every tier it solves; the Dask driver: after every result), so a build
+stops within one batch either way.
 
     >>> with stopping_on_signals():
     ...     check()          # nothing requested: returns

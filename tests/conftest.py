@@ -68,3 +68,25 @@ def console_examples(path) -> list[tuple[str, list[str]]]:
             elif examples:
                 examples[-1][1].append(line)
     return examples
+
+
+@pytest.fixture
+def lose_an_interrupt():
+    """A function that sends SIGINT while a finaliser runs: Python prints the
+    KeyboardInterrupt ("Exception ignored in ...") and drops it."""
+    import gc
+    import os
+    import signal
+    import time
+
+    class SignalsWhenCollected:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs here, inside the finaliser
+
+    def lose() -> None:
+        collected = SignalsWhenCollected()
+        del collected
+        gc.collect()
+
+    return lose

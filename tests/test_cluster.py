@@ -184,6 +184,23 @@ def test_a_resumed_cluster_build_equals_the_in_process_build(tmp_path, local_clu
     assert_same_database(out, reference(name, options))
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one
+def test_a_lost_interrupt_stops_a_cluster_build(tmp_path, local_cluster, lose_an_interrupt):
+    """A SIGINT whose KeyboardInterrupt was lost stops the build at the next result,
+    with the tiers solved so far kept (solver.interrupts)."""
+    from tiersolve.solver.interrupts import stopping_on_signals
+
+    name, options = LOA_4X4
+    out = tmp_path / "loa.h5"
+    with stopping_on_signals():
+        lose_an_interrupt()
+        with pytest.raises(KeyboardInterrupt):
+            build_database(make_game(name, **options), out, progress=False,
+                           scheduler=local_cluster.scheduler_address)
+    assert not out.exists()
+    assert out.with_name(out.name + ".partial").is_dir()
+
+
 def test_without_the_cluster_extra_workers_fail_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(cluster, "cluster_available", lambda: False)
     code = build_main(["1210", "--workers", "2", "--out", str(tmp_path / "1210.h5")])

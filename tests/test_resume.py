@@ -81,30 +81,15 @@ def test_an_interrupted_build_resumes_to_the_same_result(tmp_path, uninterrupted
     same_database(out, uninterrupted)
 
 
-def _lose_an_interrupt() -> None:
-    """Send SIGINT while a finaliser runs: Python prints its KeyboardInterrupt
-    ("Exception ignored in ...") and drops it."""
-    import gc
-
-    class SignalsWhenCollected:
-        def __del__(self):
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)  # the handler runs here, inside the finaliser
-
-    collected = SignalsWhenCollected()
-    del collected
-    gc.collect()
-
-
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one
-def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(tmp_path):
+def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(tmp_path, lose_an_interrupt):
     """A SIGINT whose KeyboardInterrupt was lost still stops the build at its next
     batch, with its tiers kept."""
     from tiersolve.solver.interrupts import stopping_on_signals
 
     out = tmp_path / "loa.h5"
     with stopping_on_signals():
-        _lose_an_interrupt()
+        lose_an_interrupt()
         with pytest.raises(KeyboardInterrupt):
             build_database(make_game("loa", rows=4, cols=4), out, progress=False, threads=1)
     assert not out.exists()
@@ -114,13 +99,13 @@ def test_an_interrupt_lost_in_a_finaliser_still_stops_the_build(tmp_path):
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one
 @pytest.mark.parametrize("name, options", [("clobber", {"rows": 3, "cols": 4}),  # tier by tier
                                            ("loa", {"rows": 4, "cols": 4})])     # as a graph
-def test_a_lost_interrupt_stops_a_reachable_build_too(tmp_path, name, options):
+def test_a_lost_interrupt_stops_a_reachable_build_too(tmp_path, lose_an_interrupt, name, options):
     from tiersolve.databases.reachable import build_reachable
     from tiersolve.solver.interrupts import stopping_on_signals
 
     out = tmp_path / "reachable.h5"
     with stopping_on_signals():
-        _lose_an_interrupt()
+        lose_an_interrupt()
         with pytest.raises(KeyboardInterrupt):
             build_reachable(make_game(name, **options), out, progress=False, threads=1)
     assert not out.exists()

@@ -103,22 +103,24 @@ def _orbit_table(cells, black, images, group, ranks, fixers):
 
 
 @jit
-def _direct_orbits(cells, black, images, group, orbit_of_rank, direct):
-    """direct[r] = (orbit << 32) | (the symmetries that take the subset of rank r to its
-    class's canonical set) for every rank r of ``black`` of ``cells`` cells;
-    ``orbit_of_rank`` maps canonical ranks to their orbit (-1 elsewhere)."""
-    for rank in range(direct.shape[0]):
+def _canonical_images(cells, black, images, group, best, mapping):
+    """For every rank r of the subsets of ``black`` of ``cells`` cells: best[r] = the
+    rank of its class's canonical set (the highest of its images' ranks), mapping[r] =
+    the symmetries that take it there. A set is canonical where best[r] == r, and
+    then mapping[r] is its fixers (``_orbit_table``'s two results)."""
+    for rank in range(best.shape[0]):
         mask = unrank_subset(rank, black, cells)
-        best = -1
-        mapping = 0
+        highest = -1
+        symmetries = 0
         for g in range(group):
             image_rank = rank_subset(permute(mask, images, g))
-            if image_rank > best:
-                best = image_rank
-                mapping = 1 << g
-            elif image_rank == best:
-                mapping |= 1 << g
-        direct[rank] = (orbit_of_rank[best] << 32) | mapping
+            if image_rank > highest:
+                highest = image_rank
+                symmetries = 1 << g
+            elif image_rank == highest:
+                symmetries |= 1 << g
+        best[rank] = highest
+        mapping[rank] = symmetries
 
 
 @jit
@@ -151,15 +153,33 @@ class BoardSpace:
         most_white = max((w for tier in blocks for _, w in tier), default=0)
         orbit_start = np.zeros(most_black + 2, dtype=np.int64)
         ranks, fixers = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+        # direct_orbits[b]: the direct table of b black cells, where there is one: entry
+        # r is (orbit << 32) | the symmetries that take the set of rank r to its
+        # canonical set, so a moved black set is canonicalised by one lookup
+        # (``_canonical_by_rank``). The same pass over every set's images gives the
+        # canonical sets and their fixers.
+        direct_orbits: dict[int, np.ndarray] = {}
         for b in range(most_black + 1):
             found = 0
             if symmetries:
                 total = int(subset_count(cells, b))
-                rank_buffer = np.zeros(total, np.int64)
-                fixer_buffer = np.zeros(total, np.int64)
-                found = _orbit_table(cells, b, images, len(group), rank_buffer, fixer_buffer)
-                ranks.append(rank_buffer[:found])
-                fixers.append(fixer_buffer[:found])
+                if total <= DIRECT_ORBITS and len(group) <= 32:
+                    best = np.empty(total, np.int64)
+                    mapping = np.empty(total, np.int64)
+                    _canonical_images(cells, b, images, len(group), best, mapping)
+                    canonical = np.flatnonzero(best == np.arange(total))
+                    ranks.append(canonical)
+                    fixers.append(mapping[canonical])
+                    orbit_of_rank = np.full(total, -1, dtype=np.int64)
+                    orbit_of_rank[canonical] = np.arange(len(canonical))
+                    direct_orbits[b] = (orbit_of_rank[best] << 32) | mapping
+                    found = len(canonical)
+                else:
+                    rank_buffer = np.zeros(total, np.int64)
+                    fixer_buffer = np.zeros(total, np.int64)
+                    found = _orbit_table(cells, b, images, len(group), rank_buffer, fixer_buffer)
+                    ranks.append(rank_buffer[:found])
+                    fixers.append(fixer_buffer[:found])
             orbit_start[b + 1] = orbit_start[b] + found
         self._orbit_counts = np.diff(orbit_start)
         self.symmetric = bool(symmetries)
@@ -204,21 +224,13 @@ class BoardSpace:
                 _unrank_masks(cells, b, ranks[b + 1], masks)
                 orbit_masks.append(masks)
         # orbit_lookup[b]: where the direct table of b black cells starts (-1: none,
-        # binary search); the tables follow it. Entry r: (orbit << 32) | the symmetries
-        # that take the set of rank r to its canonical set, for every rank r: a moved
-        # black set is canonicalised by one lookup (``_canonical_by_rank``).
+        # binary search); the tables follow it.
         lookup_start = np.full(most_black + 1, -1, dtype=np.int64)
         lookups, filled = [], 0
-        for b in range(most_black + 1):
-            total = int(subset_count(cells, b))
-            if symmetries and total <= DIRECT_ORBITS and len(group) <= 32:
-                orbit_of_rank = np.full(total, -1, dtype=np.int64)
-                orbit_of_rank[ranks[b + 1]] = np.arange(len(ranks[b + 1]))
-                direct = np.empty(total, dtype=np.int64)
-                _direct_orbits(cells, b, images, len(group), orbit_of_rank, direct)
-                lookup_start[b] = filled
-                lookups.append(direct)
-                filled += total
+        for b, direct in direct_orbits.items():
+            lookup_start[b] = filled
+            lookups.append(direct)
+            filled += len(direct)
         # cell_images[c * group + g]: the mask of where symmetry g takes cell c, a row a
         # cell (a change's images under every symmetry are read row by row); rows
         # from ``cells`` to 64 are empty (a change of fewer cells reads one of them).
@@ -393,7 +405,7 @@ def canonical_black(table, black_images):
         elif image == best:
             fixers |= np.int64(1) << g
     canonical = np.int64(best)
-    return canonical, fixers, _orbit_number(table, popcount(black), rank_subset(canonical))
+    return canonical, fixers, _orbit_number(table, black_count, rank_subset(canonical))
 
 
 @jit(inline="always")

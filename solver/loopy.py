@@ -275,7 +275,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
     current chunk (-1: none), ``chains[FILLED, k]`` the updates in the current one, and
     ``links[c]`` the chunk after chunk c. Stops early when the chunks could run out
     (``resume`` = [block, end of the blocks taken, next position of the block,
-    finished]). Returns how many updates."""
+    finished])."""
     out, state, other = buffers
     size = values.shape[0]
     blocks = due.shape[0]
@@ -286,7 +286,6 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
         chains[FIRST, k] = -1
         chains[FILLED, k] = chunk
     taken = 0
-    filled = 0
     block, end, next_local = resume[0], resume[1], resume[2]
     while True:
         if block >= end:
@@ -353,14 +352,12 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                     at = 0
                 updates[chains[CURRENT, bucket] * chunk + at] = (parent << 1) | good
                 chains[FILLED, bucket] = at + 1
-            filled += count
         if full:
             break
         due[block] = later if whole else _block_due(values, remoteness, base, top, level, tie_phase)
         block += 1
         next_local = block << BLOCK_BITS
     resume[0], resume[1], resume[2] = block, end, next_local
-    return filled
 
 
 @jit(inline="always")

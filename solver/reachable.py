@@ -44,12 +44,12 @@ from pathlib import Path
 import numpy as np
 
 from tiersolve.hashers.bits import lowest_bit, popcount
+from tiersolve.solver import interrupts
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
     child_problem, conclude, scratch, tally,
 )
-from tiersolve.solver import interrupts
 from tiersolve.solver.jit import jit
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
 from tiersolve.solver.values import (

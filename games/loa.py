@@ -36,7 +36,9 @@ from tiersolve.games.base import (
     GameFunctions, Option, PieceCountGame, board_cells, code_masks, cols_option,
     decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
-from tiersolve.hashers.bits import as_mask, lowest_bit, popcount
+from tiersolve.hashers.bits import (
+    as_mask, deposit_bits, extract_bits, lowest_bit, popcount, shift_down,
+)
 from tiersolve.hashers.boards import (
     board_images, canonical_black, colour_changes, decode_board, encode_board, encode_changed,
     encode_quiet_moves, nearly_symmetric,
@@ -59,13 +61,18 @@ class LoaData(NamedTuple):
     """``board``: the board index (``BoardSpace.table``); ``lines[c, l]``: the
     cells of line l through cell c; ``targets[c, d, k]``: the cell k steps from c in
     direction d (c itself off the board); ``paths[c, d, k]``: the cells strictly between;
-    ``neighbours[c]``: the 8 cells around c."""
+    ``neighbours[c]``: the 8 cells around c; ``line_masks[l]``: every line of at least
+    two cells, and ``line_facts[l]``: its (first key in ``line_moves``, length,
+    direction along it towards lower cells); ``line_moves``: ``line_move_table``."""
 
     board: np.ndarray
     lines: np.ndarray
     targets: np.ndarray
     paths: np.ndarray
     neighbours: np.ndarray
+    line_masks: np.ndarray
+    line_facts: np.ndarray
+    line_moves: np.ndarray
 
 
 @jit(inline="always")
@@ -120,6 +127,31 @@ def legal_moves(lines, targets, paths, mine, theirs, found):
 
 
 @jit(inline="always")
+def _line_entry(data, line, mine, theirs):
+    """``line_moves`` of line ``line`` (an index of ``line_masks``) on this board."""
+    mask = data.line_masks[line]
+    first, length = data.line_facts[line, 0], data.line_facts[line, 1]
+    key = extract_bits(mine, mask) | (extract_bits(theirs, mask) << length)
+    return data.line_moves[first + key]
+
+
+@jit(inline="always")
+def _captures_and_quiet_moves(data, mine, theirs, pending):
+    """(captures, quiet moves) of the owner of ``mine``, counted a line at a time from
+    ``line_moves`` (about half the cost of ``legal_moves``); the lines with a capture
+    go into ``pending`` (branch-free: which lines have one is unpredictable; a piece
+    captures on at most 4 lines, so they fit in the ``moves`` buffer)."""
+    quiet = 0
+    lines_with_captures = 0
+    for line in range(data.line_masks.shape[0]):
+        entry = _line_entry(data, line, mine, theirs)
+        quiet += entry & 15
+        pending[lines_with_captures] = line
+        lines_with_captures += (entry >> 4) & 15 != 0
+    return lines_with_captures, quiet
+
+
+@jit(inline="always")
 def _has_move(lines, targets, paths, mine, theirs):
     occupied = mine | theirs
     pieces = mine
@@ -139,11 +171,12 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
     encoded from the images of the board under the index's symmetries (``state`` holds
     black's, ``child`` white's), changed where the piece moved and captured. Moves
-    that stay in the tier (no capture) are only counted, unless the board is nearly
-    symmetric (``nearly_symmetric``): then two of them may lead to one stored
-    position, and their children are encoded and counted once each (kept in
-    ``moves`` meanwhile)."""
-    board, lines, targets, paths, neighbours = data
+    that stay in the tier (no capture) are only counted, and the captures found, a
+    line at a time (``line_moves``), unless the board is nearly symmetric
+    (``nearly_symmetric``): then two quiet moves may lead to one stored position, and
+    every move is found by ``legal_moves`` and the quiet moves' children are encoded
+    and counted once each (kept in ``moves`` meanwhile)."""
+    board, lines, targets, paths, neighbours = data[:5]
     black, white, turn, canonical = decode_board(board, tier, local)
     if not canonical:
         return -np.int64(NONCANONICAL), -1
@@ -151,6 +184,16 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     if value != UNDECIDED:
         return -np.int64(value), -1
     mine, theirs = (black, white) if turn == 0 else (white, black)
+    if leaving_only:
+        capturing_lines, quiet = _captures_and_quiet_moves(data, mine, theirs, moves)
+        if capturing_lines == 0 and quiet == 0:  # no legal move: pass (the tier stays)
+            return 0, 1
+        board_images(board, black, state)
+        board_images(board, white, child)
+        if not nearly_symmetric(board, state if turn == 0 else child,
+                                child if turn == 0 else state, 4):
+            return _encode_captures(data, turn, mine, theirs, out, state, child, moves,
+                                    capturing_lines), quiet
     count = legal_moves(lines, targets, paths, mine, theirs, out)
     if count == 0:  # no legal move: pass (the board stays, so does the tier)
         if leaving_only:
@@ -159,33 +202,14 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
         out[0, 2] = 0
         out[0, 3] = PASS
         return 1, 0
-    board_images(board, black, state)
-    board_images(board, white, child)
-    repeats = leaving_only and nearly_symmetric(board, state if turn == 0 else child,
-                                                child if turn == 0 else state, 4)
+    if not leaving_only:  # (expand_leaving has them, on a nearly symmetric board)
+        board_images(board, black, state)
+        board_images(board, white, child)
     # Black stays only when White moves without a capture: then its canonical form is
     # needed, and found once.
-    known = canonical_black(board, state) if turn == 1 and (repeats or not leaving_only) \
-        else (black, np.int64(1), np.int64(0))
+    known = canonical_black(board, state) if turn == 1 else (black, np.int64(1), np.int64(0))
     rows = 0
     staying = 0
-    if leaving_only and not repeats:  # keep the captures (branch-free), count the rest
-        for k in range(count):
-            target = out[k, 1]
-            out[rows, 0] = out[k, 0]
-            out[rows, 1] = target
-            rows += (theirs >> target) & 1
-        staying = count - rows
-        for k in range(rows):
-            code, target = out[k, 0], out[k, 1]
-            captured = np.int64(1) << target
-            black_change, white_change = colour_changes(
-                turn, (np.int64(1) << (code >> 3)) | captured, captured)
-            out[k, 0], out[k, 1] = encode_changed(board, state, child, black_change, white_change,
-                                                  1 - turn, known)
-            out[k, 2] = 0
-            out[k, 3] = code
-        return rows, staying
     for k in range(count):
         code, target = out[k, 0], out[k, 1]
         captured = theirs & (np.int64(1) << target)
@@ -206,6 +230,31 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
         out[rows, 3] = code
         rows += 1
     return rows, staying
+
+
+@jit(inline="always")
+def _encode_captures(data, turn, mine, theirs, out, black_images, white_images, pending,
+                     capturing_lines):
+    """The children of the captures on the lines ``pending[:capturing_lines]`` into
+    ``out``, encoded from the board's images; returns how many."""
+    rows = 0
+    for k in range(capturing_lines):
+        line = pending[k]
+        mask = data.line_masks[line]
+        entry = _line_entry(data, line, mine, theirs)
+        toward_lower = data.line_facts[line, 2]
+        for capture in range((entry >> 4) & 15):
+            change = deposit_bits(shift_down(entry, 8 * (capture + 1)) & 255, mask)
+            cell = lowest_bit(change & mine)
+            captured = change & theirs
+            black_change, white_change = colour_changes(turn, change, captured)
+            out[rows, 0], out[rows, 1] = encode_changed(
+                data.board, black_images, white_images, black_change, white_change, 1 - turn,
+                (black_images[0], np.int64(1), np.int64(0)))  # black loses a piece or moves
+            out[rows, 2] = 0
+            out[rows, 3] = cell * 8 + toward_lower + (lowest_bit(captured) > cell)
+            rows += 1
+    return rows
 
 
 @jit
@@ -229,7 +278,7 @@ def parents(data, tier, local, out, state, other):
     rest of the test), then encoded in one batch from the board's images (in ``state``
     and ``other``); each parent is given once (on a nearly symmetric board two
     un-moves may lead to one stored position)."""
-    board, lines, targets, paths, _ = data
+    board, lines, targets, paths = data[:4]
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
@@ -333,8 +382,7 @@ class LinesOfAction(PieceCountGame):
         except ValueError as error:
             raise ValueError(f"{self.describe()}: {error}; build an endgame table with "
                              "--max-pieces K (e.g. 3 or 4)") from None
-        lines, targets, paths, neighbours = line_tables(rows, cols)
-        self.data = LoaData(self.space.table, lines, targets, paths, neighbours)
+        self.data = LoaData(self.space.table, *line_tables(rows, cols))
         self.state_size = 1 + cells
         most = max(most_black, most_white)
         self.max_moves = max(8 * most, 1)
@@ -386,8 +434,9 @@ class LinesOfAction(PieceCountGame):
 
 
 def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
-    """``lines``, ``targets``, ``paths`` and ``neighbours`` (see LoaData); masks are built
-    as Python ints and stored as int64 (a 64-cell board uses bit 63)."""
+    """``lines``, ``targets``, ``paths``, ``neighbours``, ``line_masks``, ``line_facts``
+    and ``line_moves`` (see LoaData); masks are built as Python ints and stored as
+    int64 (a 64-cell board uses bit 63)."""
     cells = rows * cols
     reach = max(rows, cols)
     lines = [[0] * 4 for _ in range(cells)]
@@ -417,9 +466,55 @@ def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
     def masks(values):
         return np.array([as_mask(v) for v in values], dtype=np.int64)
 
+    whole = sorted({(lines[cell][family], family) for cell in range(cells) for family in range(4)
+                    if bin(lines[cell][family]).count("1") >= 2})
+    firsts = np.cumsum([0] + [4 ** length for length in range(reach + 1)])
+    facts = np.array([(firsts[bin(mask).count("1")], bin(mask).count("1"),
+                       LINE_OF.index(family)) for mask, family in whole], dtype=np.int64)
     return (masks([v for row in lines for v in row]).reshape(cells, 4), targets,
             masks([v for per_cell in paths for per_dir in per_cell for v in per_dir])
-            .reshape(cells, 8, reach + 1), masks(neighbours))
+            .reshape(cells, 8, reach + 1), masks(neighbours), masks([mask for mask, _ in whole]),
+            facts.reshape(-1, 3),
+            np.concatenate([line_move_table(length) for length in range(reach + 1)]))
+
+
+def line_move_table(length: int) -> np.ndarray:
+    """The moves along one line of ``length`` cells, for every board of it: entry
+    ``mine | theirs << length`` (the line's cells in increasing order) is
+    ``quiet | captures << 4 | pairs << 8``: the number of moves of the owner of
+    ``mine`` along the line that capture nothing, the number that capture, and each
+    capture as a byte with its two cells (from and to). A piece moves exactly as many
+    cells as the line holds pieces, not over the other side's pieces nor onto its own.
+    Keys with a cell of both colours are never looked up.
+
+    >>> table = line_move_table(4)
+    >>> entry = int(table[0b0001 | 0b0100 << 4])      # b - w -: 0 -> 2 captures
+    >>> entry & 15, entry >> 4 & 15, bin(entry >> 8)
+    (0, 1, '0b101')
+    """
+    keys = np.arange(4 ** length, dtype=np.int64)
+    cell = np.arange(length)
+    mine = (keys[:, None] >> cell) & 1
+    theirs = (keys[:, None] >> (cell + length)) & 1
+    pieces = (mine | theirs).sum(axis=1)
+    quiet = np.zeros(keys.size, np.int64)
+    captures = np.zeros(keys.size, np.int64)
+    pairs = np.zeros(keys.size, np.int64)
+    for start in range(length):
+        for step in (-1, 1):
+            target = start + step * pieces
+            inside = (target >= 0) & (target < length)
+            target = np.clip(target, 0, length - 1)
+            low, high = np.minimum(start, target), np.maximum(start, target)
+            between = (cell > low[:, None]) & (cell < high[:, None])
+            legal = (mine[:, start] == 1) & inside & (pieces > 0) & \
+                (mine[keys, target] == 0) & ~(between & (theirs == 1)).any(axis=1)
+            capture = legal & (theirs[keys, target] == 1)
+            quiet += legal & ~capture
+            pairs |= np.where(capture, ((1 << start) | (1 << target)) << (8 * captures), 0)
+            captures += capture
+    assert quiet.max(initial=0) < 16 and captures.max(initial=0) <= 7
+    return quiet | (captures << 4) | (pairs << 8)
 
 
 GAME = LinesOfAction

@@ -257,8 +257,8 @@ def insertion_table(size: int) -> np.ndarray:
         after_theirs = np.where(moving, np.roll(line_theirs, 1, axis=1), line_theirs)
         after_mine[:, 0], after_theirs[:, 0] = 1, 0
         weights = 1 << np.arange(size)[order]                          # back to cell order
-        table[reverse << (2 * size):(reverse + 1) << (2 * size)] = \
-            (after_mine @ weights) | ((after_theirs @ weights) << size) | (full.astype(np.int64) << (2 * size))
+        table[reverse << (2 * size):(reverse + 1) << (2 * size)] = (after_mine @ weights) | \
+            ((after_theirs @ weights) << size) | (full.astype(np.int64) << (2 * size))
     return table
 
 

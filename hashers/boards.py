@@ -275,6 +275,13 @@ class BoardSpace:
 
 
 @jit(inline="always")
+def _has_direct_orbits(table, black_count):
+    """Whether black sets of ``black_count`` cells have a direct orbit table (every
+    rank to its orbit and the symmetries that take it there)."""
+    return table[table[ORBIT_LOOKUP] + black_count] >= 0
+
+
+@jit(inline="always")
 def _orbit_number(table, black_count, canonical_rank):
     """The orbit of a canonical black rank: a direct table, or a binary search."""
     direct = table[table[ORBIT_LOOKUP] + black_count]
@@ -393,7 +400,7 @@ def canonical_black(table, black_images):
     if table[GROUP] == 1:
         return black, np.int64(1), rank_subset(black)
     black_count = popcount(black)
-    if table[table[ORBIT_LOOKUP] + black_count] >= 0:
+    if _has_direct_orbits(table, black_count):
         return _canonical_by_rank(table, black, black_count)
     best = np.uint64(black)
     fixers = np.int64(1)
@@ -456,7 +463,7 @@ def encode_changed(table, black_images, white_images, black_change, white_change
         canonical, fixers, black_set = known
     elif group == 1:
         canonical, fixers, black_set = black, np.int64(1), rank_subset(black)
-    elif table[table[ORBIT_LOOKUP] + black_count] >= 0:
+    elif _has_direct_orbits(table, black_count):
         canonical, fixers, black_set = _canonical_by_rank(table, black, black_count)
     else:
         first, second = _change_rows(table, black_change)
@@ -596,7 +603,7 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
             index = rank_subset(moved) * white_boards + rank_subset(extract_bits(white, everything & ~moved))
             out[k] = (first + (index << 1)) << 1
         return
-    if table[table[ORBIT_LOOKUP] + black_count] >= 0:  # each black set's class by one lookup
+    if _has_direct_orbits(table, black_count):  # each black set's class by one lookup
         for k in range(count):
             canonical, symmetries, black_set = _canonical_by_rank(table, black ^ changes[k],
                                                                   black_count)

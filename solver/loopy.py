@@ -651,6 +651,11 @@ def bucket_bits(size: int) -> int:
     return bits
 
 
+def bucket_count(size: int) -> int:
+    """Update buckets of a tier of ``size`` positions (``bucket_bits``)."""
+    return -(-size >> bucket_bits(size))
+
+
 def update_type(size: int) -> np.dtype:
     """Updates ``(parent << 1) | good`` of a tier of ``size`` positions: 4 bytes below
     NARROW_UPDATES positions, else 8."""
@@ -670,7 +675,7 @@ def work_bytes(game, size: int, threads: int) -> int:
     own = size * bytes_per_position(game) + 2 * (-(-size >> BLOCK_BITS))
     if game.parents is None:
         return own
-    buckets = -(-size >> bucket_bits(size))
+    buckets = bucket_count(size)
     chunks = chunk_count(game, size)
     return own + threads * (chunks * (CHUNK * update_type(size).itemsize + 8) + 3 * 8 * buckets)
 
@@ -787,7 +792,7 @@ def _levels_by_parents(game, tier, generate, threads, distinct, values, remotene
     batch (one call a thread) and an apply batch (one call per range of buckets)."""
     size = values.shape[0]
     bits = bucket_bits(size)
-    buckets = -(-size >> bits)
+    buckets = bucket_count(size)
     taken = chunk_count(game, size)
     updates = np.empty((threads, taken * CHUNK), update_type(size))
     chains = np.zeros((threads, 3, buckets), np.int64)

@@ -1,9 +1,9 @@
 """Database files: the HDF5 format, the builder and the lookup library.
 
 >>> from tiersolve.databases import build_database, open_database
->>> _ = build_database("northcott", "/tmp/doctest_northcott_3x6.h5", rows=3, cols=6,
+>>> _ = build_database("northcott", "northcott_3x6.h5", rows=3, cols=6,
 ...                    progress=False)
->>> db = open_database("/tmp/doctest_northcott_3x6.h5")
+>>> db = open_database("northcott_3x6.h5")
 >>> db.lookup("(L 1L3R0 0L1R3 1L2R1)").value
 'lose'
 """
@@ -45,7 +45,7 @@ def build_database(game, path=None, **kwargs):
     ``reachable=True`` solves and stores only the positions play reaches from the
     start, or from each of ``starts`` (``tiersolve.databases.reachable``).
 
-    >>> report = build_database("1210", "/tmp/doctest_1210.h5", progress=False)
+    >>> report = build_database("1210", "1210.h5", progress=False)
     >>> report.start_value, report.start_remoteness
     ('win', 7)
     """

@@ -3,7 +3,7 @@ merge the tiers into the HDF5 file, report.
 
 >>> from tiersolve.games import make_game
 >>> from tiersolve.databases.build import build_database
->>> report = build_database(make_game("1210"), "/tmp/1210.h5", progress=False)  # doctest: +SKIP
+>>> report = build_database(make_game("1210"), "1210.h5", progress=False)  # doctest: +SKIP
 >>> report.summary_line()                                                        # doctest: +SKIP
 '1210: 22 positions (win 14, lose 8, tie 0, draw 0; illegal 0) · start (L 0) win in 7 · ...'
 """

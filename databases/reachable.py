@@ -8,7 +8,7 @@ A lookup finds a position's row by binary search; a position outside the set rai
 made-up answer.
 
 >>> from tiersolve.games import make_game
->>> report = build_reachable(make_game("1210"), "/tmp/doctest_1210_reachable.h5",
+>>> report = build_reachable(make_game("1210"), "1210_reachable.h5",
 ...                          progress=False, overwrite=True)
 >>> report.positions, report.start_value, report.start_remoteness
 (20, 'win', 7)

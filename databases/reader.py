@@ -6,8 +6,8 @@ A tiny surface, as python-chess's Syzygy probing: :func:`open_database`, then
 ``tiersolve.errors`` hierarchy, all ``ValueError``.
 
 >>> from tiersolve.databases import build_database, open_database
->>> _ = build_database("ttt", "/tmp/doctest_ttt_3x3.h5", rows=3, cols=3, progress=False)
->>> db = open_database("/tmp/doctest_ttt_3x3.h5")
+>>> _ = build_database("ttt", "ttt_3x3.h5", rows=3, cols=3, progress=False)
+>>> db = open_database("ttt_3x3.h5")
 >>> db.lookup("(x --- --- ---)")
 Record(position='(x --- --- ---)', value='tie', remoteness=9)
 >>> db.best_move("(o xx- oo- --x)").move      # o wins at once
@@ -918,8 +918,8 @@ class Database:
         row per tier, columns in ``VALUES`` order). Reads the values a block at a time.
 
         >>> from tiersolve.databases import build_database
-        >>> _ = build_database("ttt", "/tmp/doctest_ttt_3x3.h5", rows=3, cols=3, progress=False)
-        >>> keys, counts = open_database("/tmp/doctest_ttt_3x3.h5").tier_counts()
+        >>> _ = build_database("ttt", "ttt_3x3.h5", rows=3, cols=3, progress=False)
+        >>> keys, counts = open_database("ttt_3x3.h5").tier_counts()
         >>> keys[1].tolist(), dict(zip(VALUES, counts[1].tolist()))["tie"]  # one x placed
         ([1, 0], 9)
         """

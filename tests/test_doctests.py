@@ -37,7 +37,10 @@ def _module_names() -> list[str]:
 
 
 @pytest.mark.parametrize("name", _module_names())
-def test_module_doctests(name: str) -> None:
+def test_module_doctests(name: str, tmp_path, monkeypatch) -> None:
+    """In a scratch folder: the examples that build a database write it there, so
+    runs side by side (worktrees, parallel workers) never share a file."""
+    monkeypatch.chdir(tmp_path)
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} doctest example(s) of {name} failed (see output)"

@@ -222,7 +222,8 @@ def test_the_view_follows_the_game_and_draws_every_move_on_the_board(served, cli
     assert [c["move"] for c in view["choices"]] == [m.move for m in db.moves(view["position"])]
     assert all(c["on_board"] for c in view["choices"])
     assert view["svg"].count('class="move-marker"') == 7 and 'data-move="c3"' in view["svg"]
-    assert "x to move: tie in 7" in view["svg"]
+    # the value is the page's status line's to show, not the picture's too
+    assert (view["value"], view["remoteness"]) == ("tie", 7) and "to move" not in view["svg"]
     # a game without a board lists its moves only; domineering's are bars on the board
     assert not any(c["on_board"] for c in client.get("/api/1210/view").json()["choices"])
     dominoes = client.get("/api/domineering_3x3_symmetry/view").json()

@@ -418,10 +418,8 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
     else:
         answer["choices"] = [{**move_dict(m), "note": ""} for m in db.moves(current["position"])]
         answer["over"] = not answer["choices"]
-    value_text = answer["value"] if answer["remoteness"] is None else \
-        f"{answer['value']} in {answer['remoteness']}"
-    caption = f"{_turn(current['position'])} to move: {value_text}"
-    answer["svg"] = board_with_moves(game, current["position"], caption, answer["choices"])
+    # No caption: the page's status line says who is to move and the value, once.
+    answer["svg"] = board_with_moves(game, current["position"], "", answer["choices"])
     return answer
 
 

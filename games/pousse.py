@@ -57,7 +57,7 @@ class PousseData(NamedTuple):
     cells of insertion m's line; ``reversed_entry[m]``: 1 if its entry is the line's
     highest cell (R and B), so that its bits in entry order are the reverse of the
     mask's order; ``reverse[b]``: the N low bits of b reversed; ``inserted``: every
-    insertion into every line, by ``insertion_key`` (``insertion_table``)."""
+    insertion into every line (``insertion_table``)."""
 
     board: np.ndarray
     lines: np.ndarray

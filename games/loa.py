@@ -195,9 +195,7 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
             return _encode_captures(data, turn, mine, theirs, out, state, child, moves,
                                     capturing_lines), quiet
     count = legal_moves(lines, targets, paths, mine, theirs, out)
-    if count == 0:  # no legal move: pass (the board stays, so does the tier)
-        if leaving_only:
-            return 0, 1
+    if count == 0:  # no legal move: pass (expand_leaving returned above)
         out[0, 0], out[0, 1] = encode_board(board, black, white, 1 - turn)
         out[0, 2] = 0
         out[0, 3] = PASS
@@ -468,9 +466,10 @@ def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
 
     whole = sorted({(lines[cell][family], family) for cell in range(cells) for family in range(4)
                     if bin(lines[cell][family]).count("1") >= 2})
+    lengths = [bin(mask).count("1") for mask, _ in whole]
     firsts = np.cumsum([0] + [4 ** length for length in range(reach + 1)])
-    facts = np.array([(firsts[bin(mask).count("1")], bin(mask).count("1"),
-                       LINE_OF.index(family)) for mask, family in whole], dtype=np.int64)
+    facts = np.array([(firsts[length], length, LINE_OF.index(family))
+                      for length, (_, family) in zip(lengths, whole)], dtype=np.int64)
     return (masks([v for row in lines for v in row]).reshape(cells, 4), targets,
             masks([v for per_cell in paths for per_dir in per_cell for v in per_dir])
             .reshape(cells, 8, reach + 1), masks(neighbours), masks([mask for mask, _ in whole]),

@@ -39,8 +39,10 @@ from tiersolve.games.base import (
     Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
     encode_board_state, fill_cells,
 )
-from tiersolve.hashers.bits import as_mask, deposit_bits, extract_bits
-from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
+from tiersolve.hashers.bits import as_mask, deposit_bits, extract_bits, popcount
+from tiersolve.hashers.boards import (
+    BoardSpace, block_of_counts, decode_board, encode_board, encode_in_block,
+)
 from tiersolve.solver.common import TierType
 from tiersolve.solver.jit import jit
 from tiersolve.solver.values import LOSE, UNDECIDED, WIN
@@ -132,6 +134,9 @@ def _expand_into(data, tier, local, out, leaving_only):
     moves = data.lines.shape[0]
     rows = 0
     staying = 0
+    # Every insertion that leaves the tier adds one marker of the mover's: one block.
+    child_tier, first, white_boards = block_of_counts(board, popcount(xs) + 1 - turn,
+                                                      popcount(os) + turn, 1 - turn)
     for move in range(moves):
         after_mine, after_theirs, full = insert(data, move, mine, theirs)
         if leaving_only and full:
@@ -145,10 +150,12 @@ def _expand_into(data, tier, local, out, leaving_only):
                 out[moves - 1 - staying, 1] = after_theirs
                 staying += 1
             continue
-        if turn == 0:
-            out[rows, 0], out[rows, 1] = encode_board(board, after_mine, after_theirs, 1)
+        black, white = (after_mine, after_theirs) if turn == 0 else (after_theirs, after_mine)
+        if full:  # stays in the tier (expand only)
+            out[rows, 0], out[rows, 1] = encode_board(board, black, white, 1 - turn)
         else:
-            out[rows, 0], out[rows, 1] = encode_board(board, after_theirs, after_mine, 0)
+            out[rows, 0] = child_tier
+            out[rows, 1] = encode_in_block(board, first, white_boards, black, white)
         out[rows, 2] = 0
         out[rows, 3] = move
         rows += 1

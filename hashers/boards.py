@@ -311,6 +311,50 @@ def _canonical_by_rank(table, black, black_count):
 
 
 @jit(inline="always")
+def _block_row(table, black_count, white_count):
+    """Where the table's row of the block of boards with these counts starts (-1 if
+    they have none)."""
+    if black_count >= table[BLACK_LIMIT] or white_count >= table[WHITE_LIMIT]:
+        return -1
+    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + white_count]
+    if block < 0:
+        return -1
+    return table[BLOCKS] + block * BLOCK_WIDTH
+
+
+@jit(inline="always")
+def block_of_counts(table, black_count, white_count, turn):
+    """(tier, the local index of the block's first board with ``turn`` to move, its
+    white boards) of the boards with these counts, or (-1, -1, 0) if they have no
+    block: what ``encode_board`` looks up a board, read once for a batch of boards
+    with the same counts (``encode_in_block``).
+
+    >>> space = BoardSpace(cells=4, blocks=[[(1, 1)], [(2, 1)]])
+    >>> block_of_counts(space.table, 2, 1, 1)
+    (1, 1, 2)
+    """
+    row = _block_row(table, black_count, white_count)
+    if row < 0:
+        return -1, -1, 0
+    return table[row + BLOCK_TIER], table[row + BLOCK_OFFSET] + turn, table[row + BLOCK_WHITE_BOARDS]
+
+
+@jit(inline="always")
+def encode_in_block(table, first, white_boards, black, white):
+    """The local index of a board whose counts gave ``block_of_counts``' ``first`` and
+    ``white_boards``, in an index without symmetries (``group_size`` 1).
+
+    >>> space = BoardSpace(cells=4, blocks=[[(1, 1)], [(2, 1)]])
+    >>> _, first, white_boards = block_of_counts(space.table, 2, 1, 1)
+    >>> encode_in_block(space.table, first, white_boards, 0b0011, 0b1000) == \\
+    ...     encode_board(space.table, 0b0011, 0b1000, 1)[1]
+    True
+    """
+    free = full_mask(table[CELLS]) & ~black
+    return first + ((rank_subset(black) * white_boards + rank_subset(extract_bits(white, free))) << 1)
+
+
+@jit(inline="always")
 def encode_board(table, black, white, turn):
     """(tier, local) of a position: black and white masks, turn 0 or 1. Under symmetry
     the index of the class's representative. (-1, -1) if its counts have no block."""
@@ -318,12 +362,9 @@ def encode_board(table, black, white, turn):
     group = table[GROUP]
     black_count = popcount(black)
     white_count = popcount(white)
-    if black_count >= table[BLACK_LIMIT] or white_count >= table[WHITE_LIMIT]:
+    row = _block_row(table, black_count, white_count)
+    if row < 0:
         return -1, -1
-    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + white_count]
-    if block < 0:
-        return -1, -1
-    row = table[BLOCKS] + block * BLOCK_WIDTH
     if group == 1:
         black_set = rank_subset(black)
         white_rank = rank_subset(extract_bits(white, full_mask(cells) & ~black))
@@ -453,12 +494,9 @@ def encode_changed(table, black_images, white_images, black_change, white_change
     white = white_images[0] ^ white_change
     black_count = popcount(black)
     white_count = popcount(white)
-    if black_count >= table[BLACK_LIMIT] or white_count >= table[WHITE_LIMIT]:
+    row = _block_row(table, black_count, white_count)
+    if row < 0:
         return -1, -1
-    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + white_count]
-    if block < 0:
-        return -1, -1
-    row = table[BLOCKS] + block * BLOCK_WIDTH
     if black_change == 0:
         canonical, fixers, black_set = known
     elif group == 1:

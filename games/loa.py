@@ -271,15 +271,20 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them). Every candidate un-move is written and only the legal ones
+    (the solver skips them), and none is when the player to move is connected. Every candidate un-move is written and only the legal ones
     kept (which are legal is unpredictable: a branch a candidate cost more than the
     rest of the test), then encoded in one batch from the board's images (in ``state``
     and ``other``); each parent is given once (on a nearly symmetric board two
     un-moves may lead to one stored position)."""
-    board, lines, targets, paths = data[:4]
+    board, lines, targets, paths, neighbours = data[:5]
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved
     mine, theirs = (black, white) if mover == 0 else (white, black)
+    if connected(theirs, neighbours):
+        # The player to move has one group here, and had it before any un-move: every
+        # parent is a finished game, which the solver would skip (in the largest tier
+        # of 5x5 --max-pieces 4, one position in 13 is such a one).
+        return 0
     occupied = black | white
     count = 0
     pieces = mine

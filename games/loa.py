@@ -271,11 +271,12 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them), and none is when the player to move is connected. Every candidate un-move is written and only the legal ones
-    kept (which are legal is unpredictable: a branch a candidate cost more than the
-    rest of the test), then encoded in one batch from the board's images (in ``state``
-    and ``other``); each parent is given once (on a nearly symmetric board two
-    un-moves may lead to one stored position)."""
+    (the solver skips them), and none is when the player to move is connected. Every
+    candidate un-move is written and only the legal ones kept (which are legal is
+    unpredictable: a branch a candidate cost more than the rest of the test), then
+    encoded in one batch from the board's images (in ``state`` and ``other``); each
+    parent is given once (on a nearly symmetric board two un-moves may lead to one
+    stored position)."""
     board, lines, targets, paths, neighbours = data[:5]
     black, white, turn, _ = decode_board(board, tier, local)
     mover = 1 - turn  # who just moved

@@ -637,9 +637,7 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
         return
     if group == 1:
         for k in range(count):
-            moved = black ^ changes[k]
-            index = rank_subset(moved) * white_boards + rank_subset(extract_bits(white, everything & ~moved))
-            out[k] = (first + (index << 1)) << 1
+            out[k] = encode_in_block(table, first, white_boards, black ^ changes[k], white) << 1
         return
     if _has_direct_orbits(table, black_count):  # each black set's class by one lookup
         for k in range(count):

@@ -186,6 +186,13 @@ def parents(data, tier, local, out, state, other):
     size = data.lines.shape[1]
     last = np.int64(1) << (size - 1)
     count = 0
+    # Two blocks hold every parent: the marker that fell off was the mover's (the
+    # counts stay), or the other's (one marker of the mover's becomes the other's).
+    x_count, o_count = popcount(xs), popcount(os)
+    step = 1 if mover == 0 else -1
+    _, same_first, same_boards = block_of_counts(board, x_count, o_count, mover)
+    _, other_first, other_boards = block_of_counts(board, max(x_count - step, 0),
+                                                   max(o_count + step, 0), mover)
     for move in range(data.lines.shape[0]):
         line = data.line_masks[move]
         if (mine | theirs) & line != line:
@@ -199,10 +206,12 @@ def parents(data, tier, local, out, state, other):
                                                        (last if fallen == 0 else 0))
             before_theirs = (theirs & ~line) | _board_bits(data, move, (line_theirs >> 1) |
                                                            (last if fallen == 1 else 0))
-            if mover == 0:
-                out[count] = encode_board(board, before_mine, before_theirs, mover)[1] << 1
+            black, white = (before_mine, before_theirs) if mover == 0 else \
+                (before_theirs, before_mine)
+            if fallen == 0:
+                out[count] = encode_in_block(board, same_first, same_boards, black, white) << 1
             else:
-                out[count] = encode_board(board, before_theirs, before_mine, mover)[1] << 1
+                out[count] = encode_in_block(board, other_first, other_boards, black, white) << 1
             count += 1
     return count
 

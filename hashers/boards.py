@@ -366,28 +366,27 @@ def encode_board(table, black, white, turn):
     if row < 0:
         return -1, -1
     if group == 1:
-        black_set = rank_subset(black)
-        white_rank = rank_subset(extract_bits(white, full_mask(cells) & ~black))
-    else:
-        # Subsets of one size in colex order are their masks in numeric order (read as
-        # unsigned: bit 63 is a cell), so images are compared as masks, ranked once.
-        best = np.uint64(black)
-        fixers = 1
-        for g in range(1, group):
-            image = np.uint64(_permute(table, black, g))
-            if image > best:
-                best = image
-                fixers = 1 << g
-            elif image == best:
-                fixers |= 1 << g
-        canonical = np.int64(best)
-        black_set = _orbit_number(table, black_count, rank_subset(canonical))
-        free = full_mask(cells) & ~canonical
-        best_white = np.uint64(0)
-        for g in range(group):
-            if (fixers >> g) & 1:
-                best_white = max(best_white, np.uint64(_permute(table, white, g)))
-        white_rank = rank_subset(extract_bits(np.int64(best_white), free))
+        return table[row + BLOCK_TIER], encode_in_block(
+            table, table[row + BLOCK_OFFSET] + turn, table[row + BLOCK_WHITE_BOARDS], black, white)
+    # Subsets of one size in colex order are their masks in numeric order (read as
+    # unsigned: bit 63 is a cell), so images are compared as masks, ranked once.
+    best = np.uint64(black)
+    fixers = 1
+    for g in range(1, group):
+        image = np.uint64(_permute(table, black, g))
+        if image > best:
+            best = image
+            fixers = 1 << g
+        elif image == best:
+            fixers |= 1 << g
+    canonical = np.int64(best)
+    black_set = _orbit_number(table, black_count, rank_subset(canonical))
+    free = full_mask(cells) & ~canonical
+    best_white = np.uint64(0)
+    for g in range(group):
+        if (fixers >> g) & 1:
+            best_white = max(best_white, np.uint64(_permute(table, white, g)))
+    white_rank = rank_subset(extract_bits(np.int64(best_white), free))
     local = table[row + BLOCK_OFFSET] + \
         ((black_set * table[row + BLOCK_WHITE_BOARDS] + white_rank) << 1) + turn
     return table[row + BLOCK_TIER], local

@@ -279,6 +279,73 @@ def tally(value, distance, best_win, best_tie, worst_lose, draws):
     return best_win, best_tie, worst_lose, draws
 
 
+#: ``child_score`` in four bands: a loss (the later, the larger), a draw, a tie and a
+#: win (the sooner, the larger). Remoteness stays below the band's width.
+_SCORE_BAND = 1 << 16
+DRAW_SCORE, TIE_SCORE, WIN_SCORE = _SCORE_BAND, 2 * _SCORE_BAND, 3 * _SCORE_BAND
+#: The score of no child at all: below every loss, so it concludes as a LOSE in 0.
+NO_CHILD = -1
+
+
+def _score_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(base, slope) by ``same_mover << 3 | value``: the score is base + slope *
+    remoteness. Codes that are not a game value score as no child (``child_problem``
+    reports them)."""
+    base = np.full(16, NO_CHILD, dtype=np.int64)
+    slope = np.zeros(16, dtype=np.int64)
+    for same_mover in (0, 1):
+        for value in (WIN, LOSE, TIE, DRAW):
+            seen = value if same_mover else {WIN: LOSE, LOSE: WIN}.get(value, value)
+            row = same_mover << 3 | value
+            base[row], slope[row] = {WIN: (WIN_SCORE + _SCORE_BAND - 1, -1),
+                                     TIE: (TIE_SCORE + _SCORE_BAND - 1, -1),
+                                     DRAW: (DRAW_SCORE, 0), LOSE: (0, 1)}[seen]
+    return base, slope
+
+
+_SCORE_BASE, _SCORE_SLOPE = _score_tables()
+
+
+@jit(inline="always")
+def child_score(value, distance, same_mover):
+    """One number for a child (its value code, remoteness and whether the same player
+    moves again), larger the better for the parent's mover in RULES.md's order, so
+    that a position's best child is a ``max`` with no branch on the child's value
+    (which no predictor guesses): ``score_outcome`` reads it back.
+
+    >>> scores = [child_score(LOSE, 1, 0), child_score(WIN, 3, 1), child_score(TIE, 0, 0),
+    ...           child_score(DRAW, 0, 0), child_score(WIN, 9, 0), child_score(WIN, 2, 0)]
+    >>> scores == sorted(scores, reverse=True)
+    True
+    >>> score_outcome(max(child_score(LOSE, 4, 0), child_score(DRAW, 0, 1)), 255)
+    (1, 5)
+    """
+    row = ((same_mover != 0) << 3) | value
+    return _SCORE_BASE[row] + _SCORE_SLOPE[row] * distance
+
+
+@jit(inline="always")
+def score_remoteness(score):
+    """The remoteness of the child that gave ``score`` (-1 for ``NO_CHILD``; none for a
+    draw)."""
+    if score >= TIE_SCORE:
+        return (_SCORE_BAND - 1) - (score & (_SCORE_BAND - 1))
+    return score
+
+
+@jit(inline="always")
+def score_outcome(score, none):
+    """(value, remoteness) of a position whose best child scored ``score``: what
+    ``conclude`` gives from the same children (``none``: a DRAW's remoteness)."""
+    if score >= WIN_SCORE:
+        return WIN, score_remoteness(score) + 1
+    if score >= TIE_SCORE:
+        return TIE, score_remoteness(score) + 1
+    if score >= DRAW_SCORE:
+        return DRAW, none
+    return LOSE, score + 1
+
+
 @jit(inline="always")
 def conclude(best_win, best_tie, worst_lose, draws, none):
     """(value, remoteness) of a position whose children are all tallied (``none``:

@@ -56,9 +56,10 @@ from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_rel
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
-    REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES, UNMOVES_DISAGREE, as_seen_by_parent,
-    child_problem,
-    conclude, expanding, first_failure, no_failure, report_failure, scratch, sort_unique, tally,
+    DRAW_SCORE, NO_CHILD, REMOTENESS_OVERFLOW, TERMINAL, TIE_SCORE, TOO_MANY_MOVES,
+    UNMOVES_DISAGREE, WIN_SCORE, as_seen_by_parent, child_problem, child_score, expanding,
+    first_failure, no_failure, report_failure, score_outcome, score_remoteness, scratch,
+    sort_unique,
 )
 from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
@@ -210,10 +211,7 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
             values[local] = -count
             remoteness[local] = 0 if count < 0 and -count != NONCANONICAL else NO_REMOTENESS
             continue
-        best_win = np.int64(NO_REMOTENESS)
-        best_tie = np.int64(NO_REMOTENESS)
-        worst_lose = np.int64(-1)
-        draws = 0
+        best = np.int64(NO_CHILD)
         problem = 0
         for k in range(count):
             child_tier = out[k, CHILD_TIER]
@@ -221,7 +219,7 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
             if child_tier == tier:
                 continue
             if child_tier == TERMINAL:
-                value = as_seen_by_parent(index, out[k, CHILD_SAME_MOVER])
+                value = index
                 distance = np.int64(0)
             else:
                 if addresses[child_tier] == 0:
@@ -235,10 +233,9 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
                 if problem != 0:
                     report_failure(failure, problem, local, child_tier, index)
                     break
-                value = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
+                value = unpack_value(record)
                 distance = np.int64(unpack_remoteness(record))
-            best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
-                                                          worst_lose, draws)
+            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
         if problem != 0:
             found = -1
         elif LEAVING:  # noqa: F821
@@ -255,15 +252,15 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
         counters[local] = found
         # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
         if found == 0:  # every move leaves the tier: decided now
-            values[local], remoteness[local] = conclude(best_win, best_tie, worst_lose, draws,
-                                                        np.int64(NO_REMOTENESS))
-        elif best_win < NO_REMOTENESS:
-            values[local], remoteness[local] = WIN_PENDING, best_win + 1
-        elif best_tie < NO_REMOTENESS or draws:
-            values[local] = OPEN_NOT_LOSING
-            remoteness[local] = best_tie + 1 if best_tie < NO_REMOTENESS else NO_REMOTENESS
+            values[local], remoteness[local] = score_outcome(best, np.int64(NO_REMOTENESS))
+        elif best >= WIN_SCORE:
+            values[local], remoteness[local] = WIN_PENDING, score_remoteness(best) + 1
+        elif best >= TIE_SCORE:
+            values[local], remoteness[local] = OPEN_NOT_LOSING, score_remoteness(best) + 1
+        elif best >= DRAW_SCORE:
+            values[local], remoteness[local] = OPEN_NOT_LOSING, NO_REMOTENESS
         else:
-            values[local], remoteness[local] = OPEN, worst_lose + 1
+            values[local], remoteness[local] = OPEN, best + 1
     return _blocks_due(values, remoteness, due, lo, hi, 0)
 
 

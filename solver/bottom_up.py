@@ -21,8 +21,8 @@ import numpy as np
 from tiersolve.solver.atomic import load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
-    CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, as_seen_by_parent, child_problem,
-    conclude, expanding, report_failure, scratch, tally,
+    CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, NO_CHILD, REMOTENESS_OVERFLOW,
+    TERMINAL, child_problem, child_score, expanding, report_failure, score_outcome, scratch,
 )
 from tiersolve.solver.jit import specialise
 from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
@@ -65,17 +65,14 @@ def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, fai
         if count <= 0:  # illegal (0), or primitive with value code -count
             records[local - first] = pack_record(-count, 0 if count < 0 else none)
             continue
-        best_win = none
-        best_tie = none
-        worst_lose = -1
-        draws = 0
+        best = np.int64(NO_CHILD)
         problem = 0
         record = like
         for k in range(count):
             child_tier = out[k, CHILD_TIER]
             index = out[k, CHILD_INDEX]
             if child_tier == TERMINAL:  # a finished game that is not indexed
-                value = as_seen_by_parent(index, out[k, CHILD_SAME_MOVER])
+                value = index
                 distance = np.int64(0)
             else:
                 if addresses[child_tier] == 0:
@@ -92,16 +89,15 @@ def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, fai
                 if problem != 0:
                     report_failure(failure, problem, local, child_tier, index)
                     break
-                value = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
+                value = unpack_value(record)
                 distance = np.int64(unpack_remoteness(record))
-            best_win, best_tie, worst_lose, draws = tally(value, distance, best_win, best_tie,
-                                                          worst_lose, draws)
+            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
         if problem != 0:
             records[local - first] = pack_record(0, none)
             if leveled:  # this level's other positions do not read this one
                 continue
             return  # stop: the positions below may read this one
-        value, distance = conclude(best_win, best_tie, worst_lose, draws, none)
+        value, distance = score_outcome(best, none)
         if value != DRAW and distance >= none:
             report_failure(failure, REMOTENESS_OVERFLOW, local, tier, distance)
             distance = 0

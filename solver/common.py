@@ -264,21 +264,6 @@ def as_seen_by_parent(value: int, same_mover: int) -> int:
     return value
 
 
-@jit(inline="always")
-def tally(value, distance, best_win, best_tie, worst_lose, draws):
-    """Fold one child's value (as seen by the parent's mover) and remoteness into the
-    least winning and tying remoteness, the largest losing one and the draws seen."""
-    if value == WIN:
-        best_win = min(best_win, distance)
-    elif value == TIE:
-        best_tie = min(best_tie, distance)
-    elif value == LOSE:
-        worst_lose = max(worst_lose, distance)
-    else:
-        draws += 1
-    return best_win, best_tie, worst_lose, draws
-
-
 #: ``child_score`` in four bands: a loss (the later, the larger), a draw, a tie and a
 #: win (the sooner, the larger). Remoteness stays below the band's width.
 _SCORE_BAND = 1 << 16
@@ -335,8 +320,8 @@ def score_remoteness(score):
 
 @jit(inline="always")
 def score_outcome(score, none):
-    """(value, remoteness) of a position whose best child scored ``score``: what
-    ``conclude`` gives from the same children (``none``: a DRAW's remoteness)."""
+    """(value, remoteness) of a position whose best child scored ``score``, by RULES.md's
+    order (``none``: a DRAW's remoteness)."""
     if score >= WIN_SCORE:
         return WIN, score_remoteness(score) + 1
     if score >= TIE_SCORE:
@@ -344,19 +329,6 @@ def score_outcome(score, none):
     if score >= DRAW_SCORE:
         return DRAW, none
     return LOSE, score + 1
-
-
-@jit(inline="always")
-def conclude(best_win, best_tie, worst_lose, draws, none):
-    """(value, remoteness) of a position whose children are all tallied (``none``:
-    what ``tally`` started from and the remoteness of a DRAW): RULES.md's order."""
-    if best_win < none:
-        return WIN, best_win + 1
-    if best_tie < none:
-        return TIE, best_tie + 1
-    if draws:
-        return DRAW, none
-    return LOSE, worst_lose + 1
 
 
 @jit(inline="always")
@@ -374,6 +346,6 @@ def child_problem(value: int) -> int:
 __all__ = [
     "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
     "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
-    "child_problem", "conclude", "first_failure", "tally", "no_failure", "progress_bar",
+    "child_problem", "child_score", "first_failure", "no_failure", "progress_bar", "score_outcome",
     "PhaseLine", "announced", "expanding", "report_failure", "scratch", "sort_unique", "tier_summary",
 ]

@@ -47,8 +47,8 @@ from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.solver import interrupts
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
-    CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, TierType, as_seen_by_parent,
-    child_problem, conclude, scratch, tally,
+    CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, NO_CHILD, TERMINAL, SolverError, TierType,
+    child_problem, child_score, scratch, score_outcome,
 )
 from tiersolve.solver.jit import jit
 from tiersolve.solver.tiers import records_type, tier_type, tiers_read
@@ -457,11 +457,11 @@ def _solve_rows_loop(data, tier, positions, lo, hi, records, position_addresses,
                 return
             records[row] = pack_record(-count, 0)
             continue
-        best_win, best_tie, worst_lose, draws = none, none, np.int64(-1), 0
+        best = np.int64(NO_CHILD)
         for k in range(count):
             kid = out[k, CHILD_TIER]
             if kid == TERMINAL:
-                seen = as_seen_by_parent(out[k, CHILD_INDEX], out[k, CHILD_SAME_MOVER])
+                value = out[k, CHILD_INDEX]
                 distance = np.int64(0)
             else:
                 at = np.int64(-1)
@@ -475,11 +475,10 @@ def _solve_rows_loop(data, tier, positions, lo, hi, records, position_addresses,
                 if child_problem(unpack_value(record)) != 0:
                     failure[0], failure[1], failure[2], failure[3] = 3, row, kid, out[k, CHILD_INDEX]
                     return
-                seen = as_seen_by_parent(unpack_value(record), out[k, CHILD_SAME_MOVER])
+                value = unpack_value(record)
                 distance = np.int64(unpack_remoteness(record))
-            best_win, best_tie, worst_lose, draws = tally(seen, distance, best_win, best_tie,
-                                                          worst_lose, draws)
-        result, distance = conclude(best_win, best_tie, worst_lose, draws, none)
+            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
+        result, distance = score_outcome(best, none)
         if result != DRAW and distance >= none:
             failure[0], failure[1], failure[2], failure[3] = 4, row, tier, distance
             return

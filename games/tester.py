@@ -18,7 +18,7 @@ import numpy as np
 
 from tiersolve.games.base import Game
 from tiersolve.solver.common import TERMINAL, TierType
-from tiersolve.solver.values import ILLEGAL, NONCANONICAL
+from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, WIN
 
 
 class ContractError(AssertionError):
@@ -80,6 +80,10 @@ def check_game(game: Game) -> str:
             for child_tier, child, same, move in rows:
                 moves += 1
                 if child_tier == TERMINAL:
+                    if child not in (WIN, LOSE, TIE, DRAW):
+                        raise ContractError(f"{game.describe()}: a move from {where} leads to a "
+                                            f"finished game that is not indexed, with value code "
+                                            f"{child}: not WIN, LOSE, TIE or DRAW")
                     continue
                 if child_tier not in children[tier]:
                     raise ContractError(f"{game.describe()}: a move from {where} leads to tier "

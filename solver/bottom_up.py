@@ -22,7 +22,7 @@ from tiersolve.solver.atomic import load_at
 from tiersolve.solver.common import (
     CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
     CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, NO_CHILD, REMOTENESS_OVERFLOW,
-    TERMINAL, child_problem, child_score, expanding, report_failure, score_outcome, scratch,
+    TERMINAL, TERMINAL_NOT_A_VALUE, child_problem, child_score, expanding, report_failure, score_outcome, scratch,
 )
 from tiersolve.solver.jit import specialise
 from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
@@ -74,6 +74,10 @@ def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, fai
             if child_tier == TERMINAL:  # a finished game that is not indexed
                 value = index
                 distance = np.int64(0)
+                if child_problem(value) != 0:
+                    problem = TERMINAL_NOT_A_VALUE
+                    report_failure(failure, problem, local, child_tier, index)
+                    break
             else:
                 if addresses[child_tier] == 0:
                     problem = CHILD_TIER_NOT_SOLVED

@@ -92,6 +92,7 @@ TOO_MANY_MOVES = 8            # more distinct moves than the move counters can h
 LEVEL_OUT_OF_RANGE = 9        # sweep_level gave a level outside 0..sweep_levels-1
 LEVEL_NOT_HIGHER = 10         # a leveled sweep's move inside the tier does not raise the level
 UNMOVES_DISAGREE = 11         # moves and un-moves into a tier's undecided positions differ
+TERMINAL_NOT_A_VALUE = 12     # a move to a finished game not indexed gives no value code
 
 class ContractFailure(Exception):
     """A kernel met a contract failure; carries its failure array (the driver turns it
@@ -274,8 +275,8 @@ NO_CHILD = -1
 
 def _score_tables() -> tuple[np.ndarray, np.ndarray]:
     """(base, slope) by ``same_mover << 3 | value``: the score is base + slope *
-    remoteness. Codes that are not a game value score as no child (``child_problem``
-    reports them)."""
+    remoteness. Codes that are not a game value score as no child (the kernels report
+    them: ``child_problem``)."""
     base = np.full(16, NO_CHILD, dtype=np.int64)
     slope = np.zeros(16, dtype=np.int64)
     for same_mover in (0, 1):
@@ -296,7 +297,8 @@ def child_score(value, distance, same_mover):
     """One number for a child (its value code, remoteness and whether the same player
     moves again), larger the better for the parent's mover in RULES.md's order, so
     that a position's best child is a ``max`` with no branch on the child's value
-    (which no predictor guesses): ``score_outcome`` reads it back.
+    (which no predictor guesses): ``score_outcome`` reads it back. Precondition:
+    ``0 <= value <= 7`` (a record's value bits, or a TERMINAL code checked first).
 
     >>> scores = [child_score(LOSE, 1, 0), child_score(WIN, 3, 1), child_score(TIE, 0, 0),
     ...           child_score(DRAW, 0, 0), child_score(WIN, 9, 0), child_score(WIN, 2, 0)]

@@ -56,10 +56,10 @@ from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_rel
 from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
     CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
-    DRAW_SCORE, NO_CHILD, REMOTENESS_OVERFLOW, TERMINAL, TIE_SCORE, TOO_MANY_MOVES,
-    UNMOVES_DISAGREE, WIN_SCORE, as_seen_by_parent, child_problem, child_score, expanding,
-    first_failure, no_failure, report_failure, score_outcome, score_remoteness, scratch,
-    sort_unique,
+    DRAW_SCORE, NO_CHILD, REMOTENESS_OVERFLOW, TERMINAL, TERMINAL_NOT_A_VALUE, TIE_SCORE,
+    TOO_MANY_MOVES, UNMOVES_DISAGREE, WIN_SCORE, as_seen_by_parent, child_problem, child_score,
+    expanding, first_failure, no_failure, report_failure, score_outcome, score_remoteness,
+    scratch, sort_unique,
 )
 from tiersolve.solver.jit import inlined, jit, specialise
 from tiersolve.solver.values import (
@@ -221,6 +221,10 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
             if child_tier == TERMINAL:
                 value = index
                 distance = np.int64(0)
+                if child_problem(value) != 0:
+                    problem = TERMINAL_NOT_A_VALUE
+                    report_failure(failure, problem, local, child_tier, index)
+                    break
             else:
                 if addresses[child_tier] == 0:
                     problem = CHILD_TIER_NOT_SOLVED

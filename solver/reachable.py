@@ -463,6 +463,9 @@ def _solve_rows_loop(data, tier, positions, lo, hi, records, position_addresses,
             if kid == TERMINAL:
                 value = out[k, CHILD_INDEX]
                 distance = np.int64(0)
+                if child_problem(value) != 0:
+                    failure[0], failure[1], failure[2], failure[3] = 5, row, kid, value
+                    return
             else:
                 at = np.int64(-1)
                 if position_addresses[kid] != 0 and 0 <= out[k, CHILD_INDEX] < sizes[kid]:
@@ -558,7 +561,9 @@ def _failure_text(game, tier: int, positions: np.ndarray, failure: np.ndarray) -
                2: f"has a move to a position the search did not find (index {local + int(offsets[kid])})",
                3: "has a move to a position not solved before it (a SWEEP tier's move to a lower "
                   f"index?) (index {local + int(offsets[kid])})",
-               4: f"would have remoteness {local}, more than the game's records hold"}[kind]
+               4: f"would have remoteness {local}, more than the game's records hold",
+               5: f"has a move to a finished game that is not indexed, whose value code {local} "
+                  "is not WIN, LOSE, TIE or DRAW"}[kind]
     return f"{game.name}: index {int(positions[row]) + int(offsets[tier])} reached by play {problem}"
 
 

@@ -41,7 +41,7 @@ from tiersolve.solver.common import (
     CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
     CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
     FAIL_LOCAL, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
-    UNMOVES_DISAGREE,
+    TERMINAL_NOT_A_VALUE, UNMOVES_DISAGREE,
     SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
     progress_bar, tier_summary,
 )
@@ -501,6 +501,8 @@ def describe_failure(game: SolvableGame, tier: int, failure: np.ndarray) -> str:
                              f"beyond the tier's {_size(game, tier):,} positions",
         TOO_MANY_MOVES: f"{where} has {child} distinct moves inside its tier, more than the "
                         "move counters hold",
+        TERMINAL_NOT_A_VALUE: f"{move} leads to a finished game that is not indexed, whose "
+                              f"value code {child} is not WIN, LOSE, TIE or DRAW",
         UNMOVES_DISAGREE: f"the moves into the positions of tier {_tier_text(game, tier)} left "
                           f"undecided and the un-moves from them differ by {child}: the "
                           "un-move generator misses or adds parents (games.tester.check_game "

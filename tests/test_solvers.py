@@ -19,7 +19,7 @@ from tiersolve.solver.common import SolverError, TierType
 from tiersolve.solver.jit import jit
 from tiersolve.solver.tiers import solve
 from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, record_none,
+    DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, record_none,
 )
 
 NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
@@ -291,6 +291,20 @@ def test_a_move_into_an_illegal_position_of_a_solved_tier_is_refused(loopy):
     game.rebuild()
     with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to <node 3> "
                                           r"\(index 3 of tier 0\), which the game marks illegal"):
+        solved(game)
+
+
+@pytest.mark.parametrize("code", [9, NONCANONICAL])
+@pytest.mark.parametrize("loopy", [False, True], ids=["sweep", "loopy"])
+def test_a_move_to_an_unindexed_finished_game_without_a_value_is_refused(loopy, code):
+    """A finished game that is not indexed must come with WIN, LOSE, TIE or DRAW: a
+    child's score is read from a table by its code, which would read past it."""
+    game = chain(loopy)
+    game.edges[15].append((-code, 0))
+    game.rebuild()
+    with pytest.raises(SolverError, match=r"<node 15> \(index 5 of tier 1\) leads to a finished "
+                                          rf"game that is not indexed, whose value code {code} is "
+                                          r"not WIN, LOSE, TIE or DRAW"):
         solved(game)
 
 

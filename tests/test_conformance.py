@@ -111,3 +111,21 @@ def test_the_tester_names_a_sweep_level_that_does_not_rise():
                                             r"\(\), index 0\) \(sweep_level 0\) leads to \(R 0L1R0 "
                                             r"1L0R0\) \(tier 0 \(\), index 5\), whose level 0 is not higher"):
         check_game(Blind(rows=2, cols=3))
+
+
+def test_the_tester_names_a_finished_game_without_a_value():
+    """Breakthrough whose unindexed finished games carry code 9 instead of LOSE: the
+    solvers would read a child's score past its table, so the tester refuses it."""
+    from tiersolve.games.breakthrough import Breakthrough, terminal as right
+    from tiersolve.solver.jit import jit
+
+    @jit(cache=False)
+    def valueless(data, state):
+        return 9 if right(data, state) != 0 else 0
+
+    class Valueless(Breakthrough):
+        functions = Breakthrough.functions._replace(expand=None, terminal=valueless)
+
+    with pytest.raises(ContractError, match=r"a move from .* leads to a finished game that is not "
+                                            r"indexed, with value code 9: not WIN, LOSE, TIE or DRAW"):
+        check_game(Valueless(rows=4, cols=2))

@@ -57,8 +57,9 @@ All run in nopython mode and must not allocate per call where avoidable.
   options (without ``--symmetry``) sets ``use_expand_leaving`` for the others.
 * ``terminal(data, state) -> code or 0`` OPTIONAL, for games whose index leaves out
   some finished games (Breakthrough does not store positions where a piece has
-  arrived): the finished game's value code for the player to move, else 0. Moves
-  there reach the solver as child tier ``TERMINAL`` with the value code as index.
+  arrived): the finished game's value code for the player to move (WIN, LOSE, TIE
+  or DRAW: the solvers refuse another), else 0. Moves there reach the solver as
+  child tier ``TERMINAL`` with the value code as index.
 * ``parents(data, tier, local, out, state, other) -> count`` OPTIONAL, the un-move
   generator of LOOPY tiers: writes ``(parent_local << 1) | same_mover`` for parents
   of ``(tier, local)`` inside ``tier`` into ``out[:count]`` (at most

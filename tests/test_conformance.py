@@ -113,9 +113,9 @@ def test_the_tester_names_a_sweep_level_that_does_not_rise():
         check_game(Blind(rows=2, cols=3))
 
 
-def test_the_tester_names_a_finished_game_without_a_value():
-    """Breakthrough whose unindexed finished games carry code 9 instead of LOSE: the
-    solvers would read a child's score past its table, so the tester refuses it."""
+def valueless_breakthrough(rows: int, cols: int):
+    """Breakthrough whose unindexed finished games carry code 9 instead of LOSE (a
+    broken game for the checks that refuse it)."""
     from tiersolve.games.breakthrough import Breakthrough, terminal as right
     from tiersolve.solver.jit import jit
 
@@ -126,6 +126,12 @@ def test_the_tester_names_a_finished_game_without_a_value():
     class Valueless(Breakthrough):
         functions = Breakthrough.functions._replace(expand=None, terminal=valueless)
 
+    return Valueless(rows=rows, cols=cols)
+
+
+def test_the_tester_names_a_finished_game_without_a_value():
+    """The solvers read a child's score from a table by its value code: a code that
+    is not a value is refused."""
     with pytest.raises(ContractError, match=r"a move from .* leads to a finished game that is not "
                                             r"indexed, with value code 9: not WIN, LOSE, TIE or DRAW"):
-        check_game(Valueless(rows=4, cols=2))
+        check_game(valueless_breakthrough(rows=4, cols=2))

@@ -319,17 +319,9 @@ def test_a_finished_game_without_a_value_is_named():
     """A move to an unindexed finished game must carry WIN, LOSE, TIE or DRAW (a
     child's score is read from a table by that code): Breakthrough whose finished
     games carry 9 is refused with the index that has the move."""
-    from tiersolve.games.breakthrough import Breakthrough, terminal as right
-    from tiersolve.solver.jit import jit
+    from test_conformance import valueless_breakthrough
 
-    @jit(cache=False)
-    def valueless(data, state):
-        return 9 if right(data, state) != 0 else 0
-
-    class Valueless(Breakthrough):
-        functions = Breakthrough.functions._replace(expand=None, terminal=valueless)
-
-    game = Valueless(rows=4, cols=2)
+    game = valueless_breakthrough(rows=4, cols=2)
     store = reachable.TierStore()
     counts = reachable.search_tiers(game, np.array([game.index(game.start())]), store)
     with pytest.raises(SolverError, match=r"reached by play has a move to a finished game that is "

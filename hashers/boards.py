@@ -605,10 +605,8 @@ def encode_quiet_moves(table, black_images, white_images, known, mover, changes,
     black = black_images[0]
     white = white_images[0]
     black_count = popcount(black)
-    block = table[table[BLOCK_OF] + black_count * table[WHITE_LIMIT] + popcount(white)]
-    row = table[BLOCKS] + block * BLOCK_WIDTH
-    first = table[row + BLOCK_OFFSET] + mover  # the parent's turn: the player who moved
-    white_boards = table[row + BLOCK_WHITE_BOARDS]
+    # The parent's turn is the player who moved.
+    _, first, white_boards = block_of_counts(table, black_count, popcount(white), mover)
     rows = table[CELL_IMAGES]
     if mover == 1:  # black stays: its canonical set and orbit are known
         canonical, fixers, black_set = known

@@ -313,8 +313,8 @@ def child_score(value, distance, same_mover):
 
 @jit(inline="always")
 def score_remoteness(score):
-    """The remoteness of the child that gave ``score`` (-1 for ``NO_CHILD``; none for a
-    draw)."""
+    """The remoteness of the child that gave ``score`` (-1 for ``NO_CHILD``). Not for
+    a draw's score: a draw has no remoteness, and callers give it their ``none``."""
     if score >= TIE_SCORE:
         return (_SCORE_BAND - 1) - (score & (_SCORE_BAND - 1))
     return score

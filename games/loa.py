@@ -19,7 +19,8 @@ times two for the turn; with ``--symmetry`` the boards are ranked up to the mirr
 (and, on square boards, the turns) of the board, densely. Captures lead to tiers with
 fewer pieces; the other moves, and passes, stay in the tier and can cycle: the tiers
 are LOOPY, solved with un-moves (a piece moves back along its line; a pass is undone
-when the player who passed has no move). Boards have up to 64 cells (8x8).
+when the player who passed has no move). Boards have up to 64 cells (8x8), and
+at most 10 a side (the line tables grow 4x a cell of line).
 
 State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty,
 1 black, 2 white).
@@ -352,8 +353,9 @@ class LinesOfAction(PieceCountGame):
     name = "loa"
     title = "Lines of Action"
     options_spec = (
-        rows_option(4, minimum=3),
-        cols_option(4, minimum=3),
+        # Lines of up to 10 cells: the move tables have 4**cells rows a line length.
+        rows_option(4, minimum=3, maximum=10),
+        cols_option(4, minimum=3, maximum=10),
         Option("max_pieces", int, 0, "solve only positions with 1..K pieces of each side (an "
                "endgame table); 0: every position of the game", minimum=0),
         Option("symmetry", bool, False,

@@ -56,6 +56,8 @@ PASS = -1
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
 #: The line a direction runs along: 0 row, 1 column, 2 diagonal, 3 anti-diagonal.
 LINE_OF = (1, 1, 0, 0, 2, 2, 3, 3)
+#: The columns of ``line_move_table``: every move's counts and captures, and the quiet moves.
+MOVES, QUIET = 0, 1
 
 
 class LoaData(NamedTuple):
@@ -64,7 +66,8 @@ class LoaData(NamedTuple):
     direction d (c itself off the board); ``paths[c, d, k]``: the cells strictly between;
     ``neighbours[c]``: the 8 cells around c; ``line_masks[l]``: every line of at least
     two cells, and ``line_facts[l]``: its (first key in ``line_moves``, length,
-    direction along it towards lower cells); ``line_moves``: ``line_move_table``."""
+    direction along it towards lower cells); ``line_moves``: ``line_move_table``;
+    ``cell_lines[c]``: the lines through c, as bits of their indices in ``line_masks``."""
 
     board: np.ndarray
     lines: np.ndarray
@@ -74,6 +77,7 @@ class LoaData(NamedTuple):
     line_masks: np.ndarray
     line_facts: np.ndarray
     line_moves: np.ndarray
+    cell_lines: np.ndarray
 
 
 @jit(inline="always")
@@ -128,12 +132,23 @@ def legal_moves(lines, targets, paths, mine, theirs, found):
 
 
 @jit(inline="always")
-def _line_entry(data, line, mine, theirs):
-    """``line_moves`` of line ``line`` (an index of ``line_masks``) on this board."""
+def _line_entry(data, line, mine, theirs, kind):
+    """``line_moves`` of line ``line`` (an index of ``line_masks``) on this board: its
+    moves (``kind`` MOVES) or its quiet moves (QUIET)."""
     mask = data.line_masks[line]
     first, length = data.line_facts[line, 0], data.line_facts[line, 1]
     key = extract_bits(mine, mask) | (extract_bits(theirs, mask) << length)
-    return data.line_moves[first + key]
+    return data.line_moves[first + key, kind]
+
+
+@jit(inline="always")
+def _lines_through(data, pieces):
+    """The lines through any of ``pieces``, as bits of their indices in ``line_masks``."""
+    lines = 0
+    while pieces:
+        lines |= data.cell_lines[lowest_bit(pieces)]
+        pieces &= pieces - 1
+    return lines
 
 
 @jit(inline="always")
@@ -144,8 +159,11 @@ def _captures_and_quiet_moves(data, mine, theirs, pending):
     captures on at most 4 lines, so they fit in the ``moves`` buffer)."""
     quiet = 0
     lines_with_captures = 0
-    for line in range(data.line_masks.shape[0]):
-        entry = _line_entry(data, line, mine, theirs)
+    lines_hit = _lines_through(data, mine)
+    while lines_hit:
+        line = lowest_bit(lines_hit)
+        lines_hit &= lines_hit - 1
+        entry = _line_entry(data, line, mine, theirs, MOVES)
         quiet += entry & 15
         pending[lines_with_captures] = line
         lines_with_captures += (entry >> 4) & 15 != 0
@@ -240,7 +258,7 @@ def _encode_captures(data, turn, mine, theirs, out, black_images, white_images, 
     for k in range(capturing_lines):
         line = pending[k]
         mask = data.line_masks[line]
-        entry = _line_entry(data, line, mine, theirs)
+        entry = _line_entry(data, line, mine, theirs, MOVES)
         toward_lower = data.line_facts[line, 2]
         for capture in range((entry >> 4) & 15):
             change = deposit_bits(shift_down(entry, 8 * (capture + 1)) & 255, mask)
@@ -272,10 +290,12 @@ def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the piece of the player who just moved goes back along
     one of its lines by that line's count, onto an empty cell, over no opponent piece;
     or that player passed, having no move. Parents that are finished games may be given
-    (the solver skips them), and none is when the player to move is connected. Every
-    candidate un-move is written and only the legal ones kept (which are legal is
-    unpredictable: a branch a candidate cost more than the rest of the test), then
-    encoded in one batch from the board's images (in ``state`` and ``other``); each
+    (the solver skips them), and none is when the player to move is connected.
+
+    An un-move is a quiet move of the player who just moved, read backwards (the line
+    keeps its count, and the cells between are the same), so they are read a line at
+    a time from ``line_moves``, on the lines through that player's pieces, and
+    encoded in one batch from the board's images (in ``state`` and ``other``). Each
     parent is given once (on a nearly symmetric board two un-moves may lead to one
     stored position)."""
     board, lines, targets, paths, neighbours = data[:5]
@@ -287,25 +307,25 @@ def parents(data, tier, local, out, state, other):
         # parent is a finished game, which the solver would skip (in the largest tier
         # of 5x5 --max-pieces 4, one position in 13 is such a one).
         return 0
-    occupied = black | white
+    lines_hit = _lines_through(data, mine)
     count = 0
-    pieces = mine
-    while pieces:
-        cell = lowest_bit(pieces)
-        pieces &= pieces - 1
-        for pair in range(0, 8, 2):  # the two directions along one line share its count
-            distance = popcount(occupied & lines[cell, LINE_OF[pair]])
-            for direction in range(pair, pair + 2):
-                back = direction ^ 1
-                source = targets[cell, back, distance]  # the cell itself when off the board
-                blocked = ((occupied >> source) & 1) | (paths[cell, back, distance] & theirs != 0)
-                out[count] = (np.int64(1) << cell) | (np.int64(1) << source)
-                count += 1 - blocked
+    while lines_hit:
+        line = lowest_bit(lines_hit)
+        lines_hit &= lines_hit - 1
+        mask = data.line_masks[line]
+        entry = _line_entry(data, line, mine, theirs, QUIET)
+        # Three slots written always: a branch on how many a line has cost more.
+        out[count] = deposit_bits(shift_down(entry, 4) & 255, mask)
+        out[count + 1] = deposit_bits(shift_down(entry, 12) & 255, mask)
+        out[count + 2] = deposit_bits(shift_down(entry, 20) & 255, mask)
+        for k in range(3, entry & 15):  # lines of 6 cells or more
+            out[count + k] = deposit_bits(shift_down(entry, 4 + 8 * k) & 255, mask)
+        count += entry & 15
     board_images(board, black, state)
     board_images(board, white, other)
     known = canonical_black(board, state) if mover == 1 else (black, np.int64(1), np.int64(0))
     encode_quiet_moves(board, state, other, known, mover, out, count, out)
-    if not _has_move(lines, targets, paths, mine, theirs):
+    if count == 0 and not _has_move(lines, targets, paths, mine, theirs):
         out[count] = encode_board(board, black, white, mover)[1] << 1
         count += 1
     if nearly_symmetric(board, state if mover == 0 else other, other if mover == 0 else state, 4):
@@ -392,7 +412,8 @@ class LinesOfAction(PieceCountGame):
         self.state_size = 1 + cells
         most = max(most_black, most_white)
         self.max_moves = max(8 * most, 1)
-        self.max_parents = 8 * most + 1
+        # + 2: the un-moves write three slots a line before they know how many it has.
+        self.max_parents = 8 * most + 3
         self.loopy = True
         self.parents_are_distinct = True  # parents() counts a repeat once itself
         self.remoteness_bound = None
@@ -440,8 +461,8 @@ class LinesOfAction(PieceCountGame):
 
 
 def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
-    """``lines``, ``targets``, ``paths``, ``neighbours``, ``line_masks``, ``line_facts``
-    and ``line_moves`` (see LoaData); masks are built as Python ints and stored as
+    """``lines``, ``targets``, ``paths``, ``neighbours``, ``line_masks``, ``line_facts``,
+    ``line_moves`` and ``cell_lines`` (see LoaData); masks are built as Python ints and stored as
     int64 (a 64-cell board uses bit 63)."""
     cells = rows * cols
     reach = max(rows, cols)
@@ -482,22 +503,29 @@ def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
             masks([v for per_cell in paths for per_dir in per_cell for v in per_dir])
             .reshape(cells, 8, reach + 1), masks(neighbours), masks([mask for mask, _ in whole]),
             facts.reshape(-1, 3),
-            np.concatenate([line_move_table(length) for length in range(reach + 1)]))
+            np.concatenate([line_move_table(length) for length in range(reach + 1)]),
+            np.array([sum(1 << line for line, (mask, _) in enumerate(whole) if mask >> cell & 1)
+                      for cell in range(cells)], dtype=np.int64))
 
 
 def line_move_table(length: int) -> np.ndarray:
-    """The moves along one line of ``length`` cells, for every board of it: entry
-    ``mine | theirs << length`` (the line's cells in increasing order) is
-    ``quiet | captures << 4 | pairs << 8``: the number of moves of the owner of
-    ``mine`` along the line that capture nothing, the number that capture, and each
-    capture as a byte with its two cells (from and to). A piece moves exactly as many
-    cells as the line holds pieces, not over the other side's pieces nor onto its own.
-    Keys with a cell of both colours are never looked up.
+    """The moves along one line of ``length`` cells, for every board of it: row
+    ``mine | theirs << length`` (the line's cells in increasing order) holds, in
+    column MOVES, ``quiet | captures << 4 | pairs << 8``: the number of moves of the
+    owner of ``mine`` along the line that capture nothing, the number that capture,
+    and each capture as a byte with its two cells (from and to); in column QUIET,
+    ``quiet | pairs << 4``: the moves that capture nothing, each as such a byte. A
+    piece moves exactly as many cells as the line holds pieces, not over the other
+    side's pieces nor onto its own. Keys with a cell of both colours are never looked
+    up.
 
     >>> table = line_move_table(4)
-    >>> entry = int(table[0b0001 | 0b0100 << 4])      # b - w -: 0 -> 2 captures
+    >>> entry = int(table[0b0001 | 0b0100 << 4, MOVES])    # b - w -: 0 -> 2 captures
     >>> entry & 15, entry >> 4 & 15, bin(entry >> 8)
     (0, 1, '0b101')
+    >>> entry = int(table[0b0001 | 0b1000 << 4, QUIET])    # b - - w: 0 -> 2 captures nothing
+    >>> entry & 15, bin(entry >> 4)
+    (1, '0b101')
     """
     keys = np.arange(4 ** length, dtype=np.int64)
     cell = np.arange(length)
@@ -507,6 +535,7 @@ def line_move_table(length: int) -> np.ndarray:
     quiet = np.zeros(keys.size, np.int64)
     captures = np.zeros(keys.size, np.int64)
     pairs = np.zeros(keys.size, np.int64)
+    quiet_pairs = np.zeros(keys.size, np.int64)
     for start in range(length):
         for step in (-1, 1):
             target = start + step * pieces
@@ -517,11 +546,12 @@ def line_move_table(length: int) -> np.ndarray:
             legal = (mine[:, start] == 1) & inside & (pieces > 0) & \
                 (mine[keys, target] == 0) & ~(between & (theirs == 1)).any(axis=1)
             capture = legal & (theirs[keys, target] == 1)
+            quiet_pairs |= np.where(legal & ~capture, ((1 << start) | (1 << target)) << (8 * quiet), 0)
             quiet += legal & ~capture
             pairs |= np.where(capture, ((1 << start) | (1 << target)) << (8 * captures), 0)
             captures += capture
-    assert quiet.max(initial=0) < 16 and captures.max(initial=0) <= 7
-    return quiet | (captures << 4) | (pairs << 8)
+    assert quiet.max(initial=0) <= 7 and captures.max(initial=0) <= 7
+    return np.stack([quiet | (captures << 4) | (pairs << 8), quiet | (quiet_pairs << 4)], axis=1)
 
 
 GAME = LinesOfAction

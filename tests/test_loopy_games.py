@@ -66,6 +66,53 @@ def test_loa_8x8_is_indexed_as_endgame_tables():
         "loa", {"rows": 8, "cols": 8}, game.format(state))) > 0
 
 
+def loa_parents_by_brute_force(game, rules, text):
+    """The texts of the unfinished positions from which one of the reference's moves
+    reaches ``text``: every board with one piece of the player who just moved
+    elsewhere, or the same board (a pass), with that player to move."""
+    state = game.parse(text)
+    mover = 1 - int(state[0])
+    pieces = [c for c in range(1, state.size) if state[c] == 1 + mover]
+    empty = [c for c in range(1, state.size) if state[c] == 0]
+    found = set()
+    for cell in pieces:
+        for elsewhere in [cell, *empty]:
+            parent = state.copy()
+            parent[0] = mover
+            parent[cell], parent[elsewhere] = 0, 1 + mover
+            parent_text = game.format(parent)
+            if game.primitive_value(parent) == 255 and \
+                    text in reference_children("loa", rules, parent_text):
+                found.add(parent_text)
+    return found
+
+
+@pytest.mark.parametrize("rows, cols", [(8, 8), (6, 7), (5, 5)])
+def test_loa_unmoves_match_the_reference_on_lines_with_many(rows, cols):
+    """The un-moves are read a line at a time from tables, up to 5 along a line of 8
+    cells (the hand-made boards have 4 or 5 on their second row when it is that long).
+    Their parents, and those of random positions, must be exactly the boards from
+    which the reference's moves lead here."""
+    game = make_game("loa", rows=rows, cols=cols, max_pieces=4)
+    rules = {"rows": rows, "cols": cols}
+    texts = []
+    for row_cells in ("bbb-----", "-bbb----", "b-b-b---", "bb--b---", "b-bb----", "-b-b-b--"):
+        cells = ["-"] * (rows * cols)
+        cells[cols:2 * cols] = list(row_cells[:cols].ljust(cols, "-"))
+        cells[0], cells[-1] = "w", "w"   # White, to move, in two groups
+        texts.append("(w " + " ".join("".join(cells[r * cols:(r + 1) * cols])
+                                       for r in range(rows)) + ")")
+    texts += [text for text in random_positions(game, 20, seed=5) if text.startswith("(w")]
+    out = np.zeros(game.max_parents, np.int64)
+    state, other = np.zeros(game.state_size, np.int64), np.zeros(game.state_size, np.int64)
+    for text in texts:
+        tier, local = game.locate(game.parse(text))
+        count = game.parents(game.data, tier, local, out, state, other)
+        given = {game.position_text(tier, int(code) >> 1) for code in out[:count]}
+        given = {t for t in given if game.primitive_value(game.parse(t)) == 255}
+        assert given == loa_parents_by_brute_force(game, rules, text), text
+
+
 def test_loa_a_side_that_cannot_move_passes():
     """Black's corner pieces are walled in (the reference's hand-worked example)."""
     game = make_game("loa", rows=5, cols=5)

@@ -175,3 +175,13 @@ def test_the_profiling_scripts_help_example_runs(tmp_path, new_user):
     (example,) = examples_of(page)
     done = run(example, tmp_path, new_user)
     assert done.returncode == 0 and "solve (1 thread)" in done.stdout, done.stderr
+
+
+def test_the_readme_names_every_subcommand():
+    """The README's "with N subcommands: ..." counts and names exactly the CLI's."""
+    from tiersolve.cli import COMMANDS
+
+    found = re.search(r"with (\w+) subcommands: (.*?);", README.read_text(), flags=re.S)
+    named = re.findall(r"`(\w+)`", found.group(2))
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    assert sorted(named) == sorted(COMMANDS) and found.group(1) == words[len(named) - 1]

@@ -19,8 +19,8 @@ times two for the turn; with ``--symmetry`` the boards are ranked up to the mirr
 (and, on square boards, the turns) of the board, densely. Captures lead to tiers with
 fewer pieces; the other moves, and passes, stay in the tier and can cycle: the tiers
 are LOOPY, solved with un-moves (a piece moves back along its line; a pass is undone
-when the player who passed has no move). Boards have up to 64 cells (8x8), and
-at most 10 a side (the line tables grow 4x a cell of line).
+when the player who passed has no move). Boards have up to 8 cells a side (8x8):
+the line tables give a move's two cells as a byte.
 
 State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty,
 1 black, 2 white).
@@ -318,7 +318,7 @@ def parents(data, tier, local, out, state, other):
         out[count] = deposit_bits(shift_down(entry, 4) & 255, mask)
         out[count + 1] = deposit_bits(shift_down(entry, 12) & 255, mask)
         out[count + 2] = deposit_bits(shift_down(entry, 20) & 255, mask)
-        for k in range(3, entry & 15):  # lines of 6 cells or more
+        for k in range(3, entry & 15):  # lines of 6 to 8 cells
             out[count + k] = deposit_bits(shift_down(entry, 4 + 8 * k) & 255, mask)
         count += entry & 15
     board_images(board, black, state)
@@ -373,9 +373,9 @@ class LinesOfAction(PieceCountGame):
     name = "loa"
     title = "Lines of Action"
     options_spec = (
-        # Lines of up to 10 cells: the move tables have 4**cells rows a line length.
-        rows_option(4, minimum=3, maximum=10),
-        cols_option(4, minimum=3, maximum=10),
+        # Lines of up to 8 cells: a move's two cells are a byte of line_moves.
+        rows_option(4, minimum=3, maximum=8),
+        cols_option(4, minimum=3, maximum=8),
         Option("max_pieces", int, 0, "solve only positions with 1..K pieces of each side (an "
                "endgame table); 0: every position of the game", minimum=0),
         Option("symmetry", bool, False,

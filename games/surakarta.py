@@ -41,7 +41,7 @@ from tiersolve.games.base import (
     GameFunctions, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
     encode_board_state, keep_first_pieces, square_name,
 )
-from tiersolve.hashers.bits import highest_bit, lowest_bit, popcount, shift_down
+from tiersolve.hashers.bits import as_mask, highest_bit, lowest_bit, popcount, shift_down
 from tiersolve.hashers.boards import (
     board_images, canonical_black, colour_changes, decode_board, encode_changed, encode_quiet_moves,
     nearly_symmetric,
@@ -116,7 +116,7 @@ def circuit_tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
             position, bit = divmod(cell, 8)
             place_bytes[k, position] |= ((byte_values >> bit) & 1) * cell_places[k, cell]
         single = sum(1 << place for place in loop_places)
-        loops[k] = single | (single << places)
+        loops[k] = as_mask(single | (single << places))  # 8x8: 32 places, so bit 63
     return circuit_cells, cell_places, place_bytes, loops
 
 

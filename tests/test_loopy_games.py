@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tiersolve.games import make_game
+from tiersolve.games.tester import _check_leaving, _expanded
 from tiersolve.games.surakarta import circuits
 from reference import make_game as reference_game
 
@@ -43,6 +44,7 @@ def random_positions(game, count, seed):
     ("loa", {"rows": 5, "cols": 6}),
     ("surakarta", {"size": 6}),
     ("surakarta", {"size": 5}),
+    ("surakarta", {"size": 8, "max_pieces": 4}),  # 32 places a circuit: loop masks use bit 63
 ])
 def test_moves_agree_with_the_reference_on_random_positions(name, options):
     """Move generation on boards too big to solve whole, position by position."""
@@ -136,6 +138,20 @@ def test_loa_endgame_tables_and_option_forms():
         make_game("loa").parse("(b -bb- ---- ---- -bb-)")
     with pytest.raises(ValueError, match="--cols must be at most 8, got 9"):  # a move is a byte
         make_game("loa", rows=3, cols=9, max_pieces=1)
+
+
+def test_surakarta_8x8_solver_moves_agree_with_the_rules_on_random_positions():
+    """The largest board (its circuits' loop masks reach bit 63, which once stopped the
+    game from being made at all): the solver's expand and expand_leaving agree with
+    the five functions, position by position."""
+    game = make_game("surakarta", size=8, max_pieces=4)
+    rng = random.Random(8)
+    for _ in range(300):
+        tier, local = game.tiers.locate(rng.randrange(game.size))
+        count, rows = _expanded(game, game.expand, tier, local)
+        composed_count, composed_rows = _expanded(game, game.composed_expand, tier, local)
+        assert (count, sorted(rows)) == (composed_count, sorted(composed_rows)), (tier, local)
+        _check_leaving(game, tier, local, count, rows, f"tier {tier} index {local}")
 
 
 def test_surakarta_circuits_follow_the_rules():

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tiersolve.games import make_game
-from tiersolve.games.tester import _check_leaving, _expanded
 from tiersolve.games.surakarta import circuits
+from tiersolve.games.tester import _check_leaving, _expanded
 from reference import make_game as reference_game
 
 

@@ -42,6 +42,23 @@ def _expanded(game: Game, expand, tier: int, local: int) -> tuple[int, list[tupl
     return count, [tuple(int(v) for v in row) for row in out[:max(count, 0)]]
 
 
+def check_expansions(game: Game, tier: int, local: int) -> tuple[int, list[tuple[int, ...]]]:
+    """``expand`` of one index, checked against the composition of the five functions
+    and against ``expand_leaving`` (where the game has them); returns its (count, rows).
+    ``check_game`` runs it on every index; on boards too big for that, call it on some."""
+    where = _where(game, tier, local)
+    count, rows = _expanded(game, game.expand, tier, local)
+    if game.functions.expand is not None:
+        composed = _expanded(game, game.composed_expand, tier, local)
+        if count != composed[0] or sorted(rows) != sorted(composed[1]):
+            raise ContractError(f"{game.describe()}: expand differs from the composition of "
+                                f"the five functions at {where}: {count} {sorted(rows)} vs "
+                                f"{composed[0]} {sorted(composed[1])}")
+    if game.expand_leaving is not None:
+        _check_leaving(game, tier, local, count, rows, where)
+    return count, rows
+
+
 def _level(game: Game, tier: int, local: int) -> int:
     """``sweep_level`` of an index, checked to lie in ``0..sweep_levels-1``."""
     level = int(game.sweep_level(game.data, tier, local, np.zeros(game.state_size, np.int64)))
@@ -62,15 +79,7 @@ def check_game(game: Game) -> str:
         kind = game.tier_type(tier)
         for local in range(int(game.tier_sizes[tier])):
             where = _where(game, tier, local)
-            count, rows = _expanded(game, game.expand, tier, local)
-            if game.functions.expand is not None:
-                composed = _expanded(game, game.composed_expand, tier, local)
-                if count != composed[0] or sorted(rows) != sorted(composed[1]):
-                    raise ContractError(f"{game.describe()}: expand differs from the composition of "
-                                        f"the five functions at {where}: {count} {sorted(rows)} vs "
-                                        f"{composed[0]} {sorted(composed[1])}")
-            if game.expand_leaving is not None:
-                _check_leaving(game, tier, local, count, rows, where)
+            count, rows = check_expansions(game, tier, local)
             if count == 0 or count == -NONCANONICAL:
                 continue
             legal += 1

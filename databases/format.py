@@ -37,12 +37,18 @@ import h5py
 import numpy as np
 
 from tiersolve.databases.chunks import (
-    CHUNK_POSITIONS, COMPRESSION, DEFLATE_LEVEL, SCRATCH_LEVEL, ChunkWriter, chunked_layout,
+    CHUNK_POSITIONS,
+    COMPRESSION,
+    DEFLATE_LEVEL,
+    SCRATCH_LEVEL,
+    ChunkWriter,
+    chunked_layout,
 )
 from tiersolve.databases.metadata import encode_metadata
 from tiersolve.games.base import Game
-from tiersolve.solver.jit import source_fingerprint
-from tiersolve.solver.values import VALUE_NAMES, record_none, split_records
+from tiersolve.jit import source_fingerprint
+from tiersolve.solver.records import record_none, split_records
+from tiersolve.values import VALUE_NAMES
 
 FORMAT_NAME = "tiersolve-database"
 #: What the ``format`` of a readable file may say. Files written before issue 20

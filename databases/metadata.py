@@ -22,7 +22,7 @@ import math
 from typing import Any
 
 from tiersolve.errors import DamagedDatabaseError
-from tiersolve.solver.codes import VALUE_NAMES
+from tiersolve.values import VALUE_NAMES
 
 #: The largest metadata a reader accepts (a real one is about 2 KB).
 METADATA_LIMIT = 1 << 20

@@ -25,27 +25,36 @@ from typing import Sequence
 
 import numpy as np
 
-from tiersolve.databases.build import (
-    BuildRefused, BuildReport, CompileTimer, PeakMemory, _BuildLock, check_output,
-    disk_full_explained, existing_report, human_bytes, legal_start, make_folder, memory_available,
-    resident_bytes, tidy_finished_build,
-)
 from tiersolve.databases.chunks import ChunkWriter, chunked_layout
-from tiersolve.databases.format import (INDEX_FILL, VALUE_FILL, checked_small_dataset, crash_point,
-                                         new_database, provenance_attributes)
-from tiersolve.databases.reader import default_directory
-from tiersolve.games.base import Game
-from tiersolve.solver.common import progress_bar
-from tiersolve.solver.jit import source_fingerprint
-from tiersolve.solver.reachable import (
-    TieredSolution, TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
+from tiersolve.databases.format import (
+    INDEX_FILL,
+    VALUE_FILL,
+    checked_small_dataset,
+    crash_point,
+    new_database,
+    provenance_attributes,
 )
-from tiersolve.solver.values import VALUE_NAMES
-
-
-def default_reachable_path(game: Game) -> Path:
-    """``db/<game label>_reachable.h5`` (in ``$TIERSOLVE_DB_DIR`` if set)."""
-    return default_directory() / f"{game.label()}_reachable.h5"
+from tiersolve.databases.lifecycle import (
+    BuildRefused,
+    BuildReport,
+    BuildRun,
+    CompileTimer,
+    legal_start,
+    memory_available,
+    resident_bytes,
+)
+from tiersolve.databases.naming import default_reachable_path, human_bytes
+from tiersolve.games.base import Game
+from tiersolve.jit import source_fingerprint
+from tiersolve.solver.common import progress_bar
+from tiersolve.solver.reachable import (
+    TieredSolution,
+    TierStore,
+    bytes_per_position,
+    has_loopy_tiers,
+    solve_reachable,
+)
+from tiersolve.values import VALUE_NAMES
 
 
 def parse_starts(game: Game, starts: Sequence[str] | None) -> list[np.ndarray]:
@@ -74,19 +83,14 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
 
     As ``build_database``: an identical database already there is left alone (the
     report says ``skipped``), any other file is refused unless ``overwrite``."""
-    begun = time.perf_counter()
     path = Path(path) if path is not None else default_reachable_path(game)
-    check_output(path)
+    run = BuildRun(game, path, _work_directory(path))
     states = parse_starts(game, starts)
     texts = [game.format(state) for state in states]
-    if path.exists() and not overwrite:
-        tidy_finished_build(path, _work_directory(path))
-        return existing_report(path, game, starts=texts, leftover=_work_directory(path))
-    make_folder(path)
-    lock = _BuildLock(path)
-    peak = PeakMemory()
-    try:
-        tidy_finished_build(path, _work_directory(path), lock)
+    skipped = run.existing(overwrite, starts=texts)
+    if skipped is not None:
+        return skipped
+    with run:
         bar = progress_bar(None, f"searching {game.describe()}", progress)
 
         def say(message: str) -> None:
@@ -110,8 +114,7 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
                                    f"{human_bytes(available)} is available; use --force to try")
 
         solving = time.perf_counter()
-        with CompileTimer() as compiling, \
-                disk_full_explained(game, path, _work_directory(path), "keeping a solved tier"):
+        with CompileTimer() as compiling, run.guarded("keeping a solved tier"):
             # kernels compile on first use, inside the solve
             solution = solve_reachable(game, [game.index(state) for state in states], say,
                                        check_memory, store=store, threads=threads)
@@ -146,28 +149,22 @@ def build_reachable(game: Game, path: str | os.PathLike | None = None, *,
             for part in parts:
                 yield part
                 attributes["write_seconds"] = time.perf_counter() - writing
-                attributes["build_seconds"] = time.perf_counter() - begun
+                attributes["build_seconds"] = time.perf_counter() - run.began
 
-        with disk_full_explained(game, path, _work_directory(path), f"writing {path}"):
+        with run.guarded(f"writing {path}"):
             _write(path, game, timed(parts()), positions, longest, attributes,
                    store.directory if tiered else None)
-        del solution
+        solution = None  # freed before the work folder goes
         crash_point("after-rename")
         if tiered:
             shutil.rmtree(store.directory, ignore_errors=True)
-    finally:
-        lock.release()
-        peak.stop()
-    return BuildReport(
-        game=game.name, description=game.describe() + " (reachable)", path=str(path),
-        positions=positions, counts=counts, start=texts[0],
-        start_value=start_value, start_remoteness=start_remoteness, max_remoteness=longest,
-        solver=attributes["solver"], threads=solver_threads, compile_seconds=compile_seconds,
-        solve_seconds=solve_seconds,
-        write_seconds=time.perf_counter() - writing, total_seconds=time.perf_counter() - begun,
-        file_bytes=path.stat().st_size, solver_peak_bytes=0, planned_peak_bytes=0,
-        peak_rss_bytes=peak.bytes,
-        tiers=game.tiers.count, resumed_tiers=resumed, options=dict(game.options))
+    return run.report(
+        description=game.describe() + " (reachable)", positions=positions, counts=counts,
+        start=texts[0], start_value=start_value, start_remoteness=start_remoteness,
+        max_remoteness=longest, solver=attributes["solver"], threads=solver_threads,
+        compile_seconds=compile_seconds, solve_seconds=solve_seconds,
+        write_seconds=time.perf_counter() - writing, solver_peak_bytes=0, planned_peak_bytes=0,
+        resumed_tiers=resumed)
 
 
 def reachable_solver_name(game: Game) -> str:
@@ -265,4 +262,4 @@ def _write(path: Path, game: Game, parts, size: int, longest: int, attributes: d
         checked_small_dataset(out, "index_fence", fence)
 
 
-__all__ = ["build_reachable", "default_reachable_path", "parse_starts", "reachable_solver_name"]
+__all__ = ["build_reachable", "parse_starts", "reachable_solver_name"]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
-import json
 import os
 import random
 import sys
@@ -31,16 +30,22 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
-from tiersolve.errors import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
-                              GameError, IllegalMoveError, ImpossiblePositionError,
-                              IndexRangeError, MalformedPositionError, MissingDatabaseError,
-                              PositionError, TiersolveError, UnreachedPositionError)
+from tiersolve.databases.naming import build_command, default_directory, default_path
+from tiersolve.errors import (
+    ClosedDatabaseError,
+    DatabaseMismatchError,
+    IllegalMoveError,
+    ImpossiblePositionError,
+    IndexRangeError,
+    MalformedPositionError,
+    MissingDatabaseError,
+    PositionError,
+    UnreachedPositionError,
+)
 from tiersolve.games import GAMES, make_game
-from tiersolve.databases.metadata import described, shown
-from tiersolve.solver.codes import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_NAMES, WIN, flipped
+from tiersolve.values import DRAW, ILLEGAL, LOSE, TIE, VALUE_NAMES, WIN, flipped
 
 if TYPE_CHECKING:
-    import h5py
 
     from tiersolve.games.base import Game
 
@@ -48,9 +53,7 @@ if TYPE_CHECKING:
 # are imported when a database is opened, not when this module is: importing the
 # lookup library costs only numpy (docs/PROFILE.md).
 
-__all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "build_command",
-           "default_path", "game_flags", "make_game_or_fail", "open_database",
-           "DamagedDatabaseError"]
+__all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "open_database"]
 
 #: Value names by code (index = code stored in the ``value`` dataset).
 VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
@@ -58,7 +61,12 @@ VALUES = tuple(VALUE_NAMES[code] for code in range(len(VALUE_NAMES)))
 CHUNK_CACHE_BYTES = 32 << 20
 
 
-def _value_text(value: str, remoteness: int | None) -> str:
+def value_text(value: str, remoteness: int | None) -> str:
+    """A value and its remoteness as the commands print them.
+
+    >>> value_text("win", 3), value_text("draw", None)
+    ('win in 3', 'draw')
+    """
     return value if remoteness is None else f"{value} in {remoteness}"
 
 
@@ -156,15 +164,15 @@ class Record:
     game: Game | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
-        return f"{self.position}  {_value_text(self.value, self.remoteness)}"
+        return f"{self.position}  {value_text(self.value, self.remoteness)}"
 
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
-        from tiersolve.board import board_svg
+        from tiersolve.games.board import board_svg
 
         return board_svg(self.game, self.position,
-                         f"{_value_text(self.value, self.remoteness)} for the player to move")
+                         f"{value_text(self.value, self.remoteness)} for the player to move")
 
 
 @dataclass(frozen=True)
@@ -182,15 +190,25 @@ class Move:
 
     def __str__(self) -> str:
         again = " (moves again)" if self.moves_again else ""
-        return f"{self.move}: {_value_text(self.value, self.remoteness)}{again}"
+        return f"{self.move}: {value_text(self.value, self.remoteness)}{again}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The move as JSON data, with the names of this API (``query --json`` and
+        ``tiersolve serve`` answer with them).
+
+        >>> Move("a1", "(o x-- --- ---)", "tie", 8).as_dict()["remoteness"]
+        8
+        """
+        return {"move": self.move, "position": self.position, "value": self.value,
+                "remoteness": self.remoteness, "moves_again": self.moves_again}
 
     def _repr_svg_(self) -> str | None:
         if self.game is None:
             return None
-        from tiersolve.board import board_svg
+        from tiersolve.games.board import board_svg
 
         return board_svg(self.game, self.position,
-                         f"after {self.move}: {_value_text(self.value, self.remoteness)} for its player")
+                         f"after {self.move}: {value_text(self.value, self.remoteness)} for its player")
 
 
 @dataclass(frozen=True)
@@ -218,7 +236,7 @@ class DatabaseInfo:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, text) pairs, the lines of ``text()``."""
-        from tiersolve.databases.build import human_bytes, plural
+        from tiersolve.databases.naming import human_bytes, plural
 
         counts = ", ".join(f"{name} {self.counts[name]:,}" for name in ("win", "lose", "tie", "draw"))
         extra = [f"{name} {self.counts[name]:,}" for name in ("illegal", "noncanonical")
@@ -230,7 +248,7 @@ class DatabaseInfo:
                           + (f"; {', '.join(extra)}" if extra else "")
                           + (f"; those reachable from {', '.join(self.reachable_from)}"
                              if self.reachable_from else "")),
-            ("start", f"{self.start} {_value_text(self.start_value, self.start_remoteness)}"),
+            ("start", f"{self.start} {value_text(self.start_value, self.start_remoteness)}"),
             ("max remoteness", f"{self.max_remoteness}"),
             ("built", f"{self.created_utc} by tiersolve {self.package_version}, {self.solver} "
                       f"solver, {self.threads} thread{'s' if self.threads != 1 else ''}, "
@@ -253,54 +271,6 @@ class DatabaseInfo:
         return f"<table>{body}</table>"
 
 
-def default_directory() -> Path:
-    """Where databases go by default: ``$TIERSOLVE_DB_DIR``, else ``./db``."""
-    return Path(os.environ.get("TIERSOLVE_DB_DIR") or os.environ.get("GAMESOLVER_DB_DIR", "db"))
-
-
-def default_path(game: Game) -> Path:
-    """The default file of a game instance, e.g. ``db/northcott_3x6_backward.h5``."""
-    return default_directory() / f"{game.label()}.h5"
-
-
-def make_game_or_fail(name: str, **options: Any) -> Game:
-    """``make_game``, raising GameError (a TiersolveError) for an unknown game or
-    options the game does not have or cannot take."""
-    try:
-        return make_game(name, **options)
-    except TiersolveError:
-        raise
-    except (ValueError, TypeError) as error:
-        raise GameError(str(error)) from None
-
-
-def game_flags(game: Game) -> str:
-    """The command-line options of a game instance that differ from their defaults.
-
-    >>> game_flags(make_game("ttt", rows=3, cols=3, diagonal=True))
-    '--cols 3 --diagonal'
-    """
-    flags = []
-    for option in type(game).options_spec:
-        value = game.options[option.name]
-        if value != option.default:
-            flags.append(option.flag if option.kind is bool else f"{option.flag} {value}")
-    return " ".join(flags)
-
-
-def build_command(game: Game, path: str | os.PathLike | None = None) -> str:
-    """The command that builds ``game``'s database (at ``path`` if that is not its
-    default file).
-
-    >>> build_command(make_game("domineering", rows=3, cols=4))
-    'tiersolve build domineering --rows 3 --cols 4'
-    """
-    words = ["tiersolve build", game.name, game_flags(game)]
-    if path is not None and Path(path) != default_path(game):
-        words.append(f"--out {path}")
-    return " ".join(word for word in words if word)
-
-
 def open_database(path_or_game: str | os.PathLike, **options: Any) -> "Database":
     """Open a database file by its path, or by game name and options: the file
     ``tiersolve build`` writes for them (``default_path``). A file that exists is
@@ -320,7 +290,7 @@ def open_database(path_or_game: str | os.PathLike, **options: Any) -> "Database"
             raise TypeError(f"open_database({name!r}) opens a file; the options "
                             f"{', '.join(sorted(options))} are only for opening by game name")
         return Database(path)
-    game = make_game_or_fail(name, **options)
+    game = make_game(name, **options)
     candidate = default_path(game)
     if not candidate.exists():
         raise MissingDatabaseError(f"no database for {game.describe()} at {candidate}; build it "
@@ -348,258 +318,33 @@ def _missing_file_message(path: Path) -> str:
 
 
 class Database:
-    """An open database file. Use :func:`open_database`.
+    """An open database file, to probe and explore. Use :func:`open_database`.
 
-    The file is untrusted input (docs/FORMAT.md, "What is checksummed, and what the
-    reader verifies"): every
-    byte used is under a checksum HDF5 verifies, or is checked against such bytes
-    or against the installed code, and anything out of place is one
-    DamagedDatabaseError line, never a traceback, a hang or a wrong answer. The file
-    is opened without HDF5's file locking: a database is never changed once it has
-    its name (a rebuild replaces it by a rename), so a reader has nothing to lock
-    out, and must not stop a rebuild (docs/DECISIONS.md)."""
+    The file is untrusted input: it is opened and every read of it is checked by
+    ``tiersolve.databases.verify``; anything out of place is one DamagedDatabaseError
+    line, never a traceback, a hang or a wrong answer."""
 
     def __init__(self, path: str | os.PathLike, expect: Game | None = None) -> None:
+        from tiersolve.databases.verify import CheckedFile
+
         self.path = Path(path)
-        self._file = None
+        self._file: CheckedFile | None = None
         self._label = "database's"  # the game's name, once the file says which
         if not self.path.exists():
             raise MissingDatabaseError(_missing_file_message(self.path))
-        if self.path.is_dir():
-            raise DamagedDatabaseError(f"{self.path} is a folder, not a database file")
-        if not self.path.is_file():  # a pipe would make the open wait for a writer
-            raise DamagedDatabaseError(f"{self.path} is not a regular file (a device, pipe or "
-                                       "socket), not a database file")
-        import h5py
-
-        try:
-            self._file = h5py.File(self.path, "r", rdcc_nbytes=32 << 20, locking=False)
-        except Exception:
-            raise DamagedDatabaseError(f"{self.path} is not a readable database file (damaged, "
-                                       "or not HDF5); rebuild it") from None
-        try:
-            with self._damage_checked():
-                self._open(expect)
-        except Exception:
-            self.close()
-            raise
-
-    @contextlib.contextmanager
-    def _damage_checked(self):
-        """Turns any error of HDF5 (or of the checks on what it read) inside the block
-        into one DamagedDatabaseError line naming the file."""
-        try:
-            yield
-        except TiersolveError:
-            raise
-        except Exception as error:
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise DamagedDatabaseError(f"{self.path} is damaged ({shown(reason, 120)}); "
-                                       "rebuild it") from None
-
-    def _damaged(self, what: str) -> DamagedDatabaseError:
-        return DamagedDatabaseError(f"{self.path} is damaged: {what}; rebuild it")
-
-    def _open(self, expect: Game | None) -> None:
-        from tiersolve.databases.format import (FORMAT_NAMES_READ, FORMAT_VERSION, OLDER_VERSIONS,
-                                                 layout_attributes)
-        from tiersolve.databases.metadata import check_metadata, parse_metadata
-
-        links = self._hard_links()
-        if "metadata" not in links:
-            version = self._old_version()
-            if version in OLDER_VERSIONS:
-                raise DatabaseMismatchError(
-                    f"{self.path} has format version {version}; this software reads version "
-                    f"{FORMAT_VERSION} only, whose every byte is checksummed: rebuild the database")
-            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
-                                       "file without tiersolve's metadata)")
-        raw = self._small_dataset("metadata", np.uint8, 1)
-        metadata = parse_metadata(raw.tobytes(), self.path)
-        if metadata.get("format") not in FORMAT_NAMES_READ:
-            raise DamagedDatabaseError(f"{self.path} is not a tiersolve database file (an HDF5 "
-                                       f"file whose format is {described(metadata.get('format'))})")
-        version = metadata.get("format_version")
-        if version != FORMAT_VERSION or isinstance(version, bool):
-            raise DatabaseMismatchError(f"{self.path} has format version {described(version)}; "
-                                        f"this software reads version {FORMAT_VERSION} only: "
-                                        "rebuild the database")
-        reachable = "indices" in links
-        for name in ("value", "remoteness", "tier_offsets", "tier_keys",
-                     *(("indices", "index_fence") if reachable else ())):
-            if name not in links:
-                raise self._damaged(f"it lacks {name}")
-        rows = self._dataset_rows("indices" if reachable else "value")
-        metadata = check_metadata(metadata, self.path, rows)
-        if reachable != ("reachable_from" in metadata):
-            raise self._damaged("its reachable_from and its indices disagree")
-        parsed = metadata.pop("parsed")
-        self._metadata = metadata
-        self._starts: list[str] | None = parsed.get("reachable_from")
-        name = metadata["game"]
-        if name not in GAMES:
-            raise DatabaseMismatchError(f"{self.path} holds a game this software does not know "
-                                        f"({shown(name)}); the games are {', '.join(GAMES)}")
-        self._label = name
-        try:
-            with _COMPILE_NOTICE.watch(self._label):
-                self.game = make_game_or_fail(name, **parsed["options"])
-        except TiersolveError as error:
-            raise DatabaseMismatchError(f"{self.path}: cannot make its game "
-                                        f"({shown(str(error), 120)})") from None
-        if expect is not None and (expect.name, expect.options) != (self.game.name, self.game.options):
-            raise DatabaseMismatchError(f"{self.path} holds {self.game.describe()}, not "
-                                        f"{expect.describe()}")
-        for key, value in layout_attributes(self.game).items():
-            held = metadata[key]
-            if key in ("options", "hasher"):
-                held = json.dumps(parsed[key], sort_keys=True)
-            if held != value:
-                raise DatabaseMismatchError(
-                    f"{self.path} was built with a different index layout ({key}: file "
-                    f"{shown(str(held))}, this software {shown(str(value))}); rebuild the database")
-        tiers = self.game.tiers
-        offsets = self._small_dataset("tier_offsets", np.int64, tiers.count + 1)
-        if not np.array_equal(offsets, tiers.offsets):
-            raise DatabaseMismatchError(f"{self.path}: tier offsets differ from this software's; "
-                                        "rebuild")
-        keys = np.asarray(tiers.keys, dtype=np.int64).reshape(tiers.count, -1)
-        held_keys = self._small_dataset("tier_keys", np.int64, keys.size, ndim=2)
-        if held_keys.shape != keys.shape or not np.array_equal(held_keys, keys):
-            raise DatabaseMismatchError(f"{self.path}: tier keys differ from this software's; "
-                                        "rebuild")
-        if rows > self.game.size:
-            raise self._damaged(f"it holds {rows:,} positions of a game of {self.game.size:,}")
-        none = metadata["remoteness_none"]
-        self._values = self._per_index_dataset("value", np.uint8, rows)
-        self._remoteness = self._per_index_dataset(
-            "remoteness", np.uint8 if none == 255 else np.uint16, rows)
-        # A --reachable database stores some positions: their sorted indices, row for row.
-        self._stored = self._per_index_dataset("indices", np.int64, rows) if reachable else None
+        self._file = CheckedFile(self.path, expect, watch=self._watch)
+        self.game = self._file.game
         self._stored_cache: np.ndarray | None = None
-        self._fence: np.ndarray | None = None
-        self._sound_blocks: set[int] = set()  # chunks of indices checked so far
         # The last chunks read by lookups, decompressed and checked: a server or a
         # game's moves ask for nearby positions again and again.
         self._chunks: collections.OrderedDict[int, tuple[np.ndarray, np.ndarray]] = \
             collections.OrderedDict()
-        if reachable:
-            chunk = self._stored.chunks[0] if rows else 1
-            self._fence = self._small_dataset("index_fence", np.int64, -(-rows // chunk))
-            if self._fence.size and (self._fence[0] < 0 or self._fence[-1] >= self.game.size
-                                     or np.any(np.diff(self._fence) <= 0)):
-                raise self._damaged("its index_fence is not increasing indices of the game")
-        self.none_remoteness = none
-        self.max_remoteness = metadata["max_remoteness"]
         self._start_checked = False
 
-    # -- the checks of what the file holds ----------------------------------------------
-    def _hard_links(self) -> set[str]:
-        """The names at the file's root; DamagedDatabaseError for a soft or external
-        link (a database never refers to another file, nor to itself)."""
-        import h5py
-
-        names = set()
-        for name in self._file:
-            if not isinstance(self._file.get(name, getlink=True), h5py.HardLink):
-                raise self._damaged(f"{shown(name)} is a link, which a database never holds")
-            names.add(name)
-        return names
-
-    def _old_version(self) -> int | None:
-        """The ``format_version`` root attribute of a file without metadata (an older
-        one), if it is a whole number; only its type is read before its value."""
-        attrs = self._file.attrs
-        if "format_version" not in attrs:
-            return None
-        attribute = attrs.get_id("format_version")
-        if attribute.shape not in ((), (1,)) or attribute.dtype.kind not in "iu":
-            return None
-        return int(np.asarray(attrs["format_version"]).reshape(-1)[0])
-
-    def _checked_layout(self, name: str, dtype: Any, shape: tuple[int, ...],
-                        chunks: tuple[int, ...] | None, filters: tuple[int, ...]):
-        """The dataset ``name`` if it is what a database holds there: a dataset of
-        ``dtype`` and ``shape``, chunked as ``chunks`` with exactly ``filters`` (so
-        fletcher32 checks every chunk, and HDF5 loads no filter plugin), and without
-        external storage; DamagedDatabaseError else."""
-        import h5py
-        from h5py import h5d
-
-        dataset = self._file[name]
-        if not isinstance(dataset, h5py.Dataset):
-            raise self._damaged(f"its {name} is not a dataset")
-        if dataset.dtype != np.dtype(dtype) or dataset.shape != shape:
-            raise self._damaged(f"its {name} holds {dataset.dtype} {dataset.shape}, not "
-                                f"{np.dtype(dtype)} {shape}")
-        plist = dataset.id.get_create_plist()
-        if plist.get_external_count():
-            raise self._damaged(f"its {name} is stored in another file")
-        if chunks is None:  # an empty dataset: nothing to read, nothing to check
-            return dataset
-        if plist.get_layout() != h5d.CHUNKED or dataset.chunks != chunks:
-            raise self._damaged(f"its {name} is not stored in chunks of {chunks}")
-        held = tuple(plist.get_filter(i)[0] for i in range(plist.get_nfilters()))
-        if held != filters:
-            raise self._damaged(f"its {name} does not have the filters a database's have")
-        expected = int(np.prod([-(-size // step) for size, step in zip(shape, chunks)]))
-        if dataset.id.get_num_chunks() != expected:
-            raise self._damaged(f"its {name} lacks some of its chunks")
-        return dataset
-
-    def _small_dataset(self, name: str, dtype: Any, size: int, ndim: int = 1) -> np.ndarray:
-        """A one-chunk dataset under fletcher32 (metadata, tier layout, index fence),
-        read; ``size`` is the number of entries it must hold (for ``metadata``,
-        at most)."""
-        from h5py import h5z
-
-        from tiersolve.databases.metadata import METADATA_LIMIT
-
-        dataset = self._file[name]
-        shape = getattr(dataset, "shape", None)
-        if shape is None or len(shape) != ndim or \
-                (name == "metadata" and not 0 < shape[0] <= METADATA_LIMIT) or \
-                (name != "metadata" and int(np.prod(shape)) != size):
-            raise self._damaged(f"its {name} has the wrong shape")
-        empty = int(np.prod(shape)) == 0
-        dataset = self._checked_layout(name, dtype, shape, None if empty else shape,
-                                       (h5z.FILTER_FLETCHER32,))
-        return self._read(dataset, ())
-
-    def _dataset_rows(self, name: str) -> int:
-        """The number of rows of the per-index dataset ``name`` (checked against the
-        game's size once the game is known)."""
-        shape = getattr(self._file[name], "shape", None)
-        if shape is None or len(shape) != 1:
-            raise self._damaged(f"its {name} is not a list of positions")
-        return int(shape[0])
-
-    def _per_index_dataset(self, name: str, dtype: Any, rows: int):
-        from h5py import h5z
-
-        from tiersolve.databases.chunks import CHUNK_POSITIONS
-
-        chunks = (min(CHUNK_POSITIONS, rows),) if rows else None
-        return self._checked_layout(name, dtype, (rows,), chunks,
-                                    (h5z.FILTER_SHUFFLE, h5z.FILTER_DEFLATE,
-                                     h5z.FILTER_FLETCHER32))
-
-    def _checked_values(self, values: np.ndarray) -> np.ndarray:
-        """``values`` read from the file, if each is a value code."""
-        if values.size and values.max() > NONCANONICAL:
-            raise self._damaged(f"its value data holds the code {int(values.max())}, which is "
-                                "not a value")
-        return values
-
-    def _checked_remoteness(self, values: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
-        """``remoteness`` read from the file, row for row with ``values``: at most
-        max_remoteness for a win, loss or tie, 'none' for a draw (illegal and
-        noncanonical indices hold either)."""
-        ends = (values == WIN) | (values == LOSE) | (values == TIE)
-        if np.any((remoteness > self.max_remoteness) & (ends | (remoteness != self.none_remoteness)))\
-                or np.any((values == DRAW) & (remoteness != self.none_remoteness)):
-            raise self._damaged("its remoteness data disagrees with its values")
-        return remoteness
+    def _watch(self, name: str):
+        """The compile notice while the file's game is made (its kernels may compile)."""
+        self._label = name
+        return _COMPILE_NOTICE.watch(name)
 
     # -- context manager and housekeeping ---------------------------------------------
     def __enter__(self) -> "Database":
@@ -611,20 +356,20 @@ class Database:
     def close(self) -> None:
         """Close the file; using the database afterwards raises ClosedDatabaseError."""
         if self._file is not None:
-            try:
-                self._file.close()
-            except Exception:  # noqa: BLE001 - a damaged file was refused already; it is closed
-                pass
-            self._file = None
+            self._file.close()
 
-    def _opened(self) -> h5py.File:
-        """The HDF5 file; ClosedDatabaseError once the database is closed."""
-        if self._file is None:
+    def _opened(self):
+        """The checked file; ClosedDatabaseError once the database is closed."""
+        if self._file is None or self._file.closed:
             raise ClosedDatabaseError(f"the database {self.path} is closed")
         return self._file
 
+    def _read(self, dataset, key) -> np.ndarray:
+        """``dataset[key]`` through the checked file (ClosedDatabaseError once closed)."""
+        return self._opened().read(dataset, key)
+
     def __repr__(self) -> str:
-        state = " (closed)" if self._file is None else ""
+        state = " (closed)" if self._file is None or self._file.closed else ""
         game = self.game.describe() if hasattr(self, "game") else "?"
         return f"<Database {game} at {str(self.path)!r}{state}>"
 
@@ -635,8 +380,7 @@ class Database:
     def attributes(self) -> dict[str, Any]:
         """The file's metadata (format, options, counts, build info...; docs/FORMAT.md),
         checked when the file was opened."""
-        self._opened()
-        return dict(self._metadata)
+        return dict(self._opened().metadata)
 
     @property
     def size(self) -> int:
@@ -647,14 +391,14 @@ class Database:
     def reachable_from(self) -> list[str] | None:
         """The starts of a ``--reachable`` database (it holds what play reaches from
         them), or None for a database of the whole index space."""
-        self._opened()
-        return None if self._starts is None else list(self._starts)
+        starts = self._opened().starts
+        return None if starts is None else list(starts)
 
     def stored_indices(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """The indices start..stop-1 the file holds values for, in order: all of them
         (``np.arange``), or in a ``--reachable`` database those play reaches. They
         are the indices of ``value_array(start, stop)``'s entries, one for one."""
-        if self._stored is None:
+        if self._opened().stored is None:
             return np.arange(start, self.size if stop is None else stop, dtype=np.int64)
         return self._all_stored()[self._rows(start, stop)]
 
@@ -662,32 +406,18 @@ class Database:
         """A ``--reachable`` database's sorted ``indices``, read once (and checked as
         ``_checked_indices_chunk`` checks each chunk)."""
         if self._stored_cache is None:
-            stored = self._read(self._stored, slice(None))
-            chunk = self._stored.chunks[0] if stored.size else 1
+            stored = self._read(self._file.stored, slice(None))
+            chunk = self._file.stored.chunks[0] if stored.size else 1
             for block in range(0, -(-stored.size // chunk)):
-                self._checked_indices_chunk(block, stored[block * chunk:(block + 1) * chunk])
+                self._file.checked_indices_chunk(block, stored[block * chunk:(block + 1) * chunk])
             self._stored_cache = stored
         return self._stored_cache
-
-    def _checked_indices_chunk(self, block: int, held: np.ndarray) -> np.ndarray:
-        """Chunk ``block`` of a --reachable file's ``indices``, if its indices increase,
-        lie in the index space and agree with the (checksummed) index fence: its first
-        is the fence's entry and its last below the next one; DamagedDatabaseError else."""
-        if block in self._sound_blocks:  # checked before: the file never changes
-            return held
-        fence = self._fence
-        if not held.size or held[0] != fence[block] or np.any(np.diff(held) <= 0) or \
-                (block + 1 < fence.size and held[-1] >= fence[block + 1]) or \
-                held[-1] >= self.size:
-            raise self._damaged("its indices disagree with its index_fence")
-        self._sound_blocks.add(block)
-        return held
 
     def _rows(self, start: int, stop: int | None) -> slice:
         """The rows of the per-index datasets that hold indices start..stop-1: the
         same numbers, except in a ``--reachable`` database (rows of its sorted
         ``indices``)."""
-        if self._stored is None:
+        if self._file.stored is None:
             return slice(start, stop)
         bounds = np.array([start, self.size if stop is None else stop], dtype=np.int64)
         lo, hi = self._locate(bounds)[0]
@@ -696,50 +426,15 @@ class Database:
     @property
     def start(self) -> str:
         """The start position recorded when the database was built."""
-        self._opened()
-        return self._metadata["start_position"]
+        return self._opened().metadata["start_position"]
 
     def _checked_start(self) -> None:
-        """Check, once, the recorded start value and remoteness against the value data
-        (which carries checksums); DamagedDatabaseError if they differ."""
-        if self._start_checked:
-            return
-        recorded = (self._metadata["start_value"], self._metadata["start_remoteness"])
-        try:
-            record = self.lookup(self.start)
-        except PositionError as error:
-            raise self._damaged(f"its start position is not one it can answer "
-                                f"({shown(str(error), 120)})") from None
-        found = (record.value, -1 if record.remoteness is None else record.remoteness)
-        if found != recorded:
-            raise self._damaged(f"it records the start as {recorded[0]} in {recorded[1]}, but "
-                                f"its data says {found[0]} in {found[1]}")
-        self._check_rules_at_the_end()
-        self._start_checked = True
+        """Check, once, what the file says of its start (``verify.check_start``)."""
+        if not self._start_checked:
+            from tiersolve.databases.verify import check_start
 
-    def _check_rules_at_the_end(self) -> None:
-        """Follow the best line from the start (at most its remoteness, in moves) to
-        the end of the game, where the value follows from the rules of the game the
-        file names: a file whose data belongs to another variant (normal play data
-        labelled misère) disagrees there; DamagedDatabaseError then."""
-        distance = self._metadata["start_remoteness"]
-        if distance < 0:
-            return
-        position = self.start
-        for _ in range(distance):
-            move = self.best_move(position)
-            if move is None:
-                break
-            position = move.position
-        state = self._parse(position)
-        if self.game.children(state):
-            return
-        rule = self.game.primitive_value(state)
-        stored = self.lookup(position).value
-        if rule in (WIN, LOSE, TIE) and VALUE_NAMES[rule] != stored:
-            raise self._damaged(f"its data says {stored} where the rules of "
-                                f"{self.game.describe()} say {VALUE_NAMES[rule]} (at "
-                                f"{shown(position)}, the end of the best line from its start)")
+            check_start(self)
+            self._start_checked = True
 
     def info(self) -> DatabaseInfo:
         """Options, counts, the start value, the longest game and how the file was built.
@@ -748,13 +443,13 @@ class Database:
         + noncanonical (indices that ``--symmetry`` leaves to their class's
         representative)."""
         self._checked_start()
-        meta = self._metadata
+        meta = self._opened().metadata
         counts = {name: meta[f"count_{name}"]
                   for name in ("win", "lose", "tie", "draw", "illegal", "noncanonical")}
         remoteness = meta["start_remoteness"]
         return DatabaseInfo(
             path=str(self.path), game=self.game.name, description=meta["description"],
-            options=dict(self.game.options), positions=int(self._values.shape[0]), counts=counts,
+            options=dict(self.game.options), positions=int(self._file.values.shape[0]), counts=counts,
             start=self.start, start_value=meta["start_value"],
             start_remoteness=None if remoteness < 0 else remoteness,
             max_remoteness=meta["max_remoteness"], tiers=self.game.tiers.count,
@@ -901,7 +596,7 @@ class Database:
 
     def board(self, position: str) -> str:
         """The position as a text grid with coordinates (``tiersolve play`` shows it)."""
-        from tiersolve.board import board_lines
+        from tiersolve.games.board import board_lines
 
         return "\n".join(board_lines(self.game, self.game.format(self._parse(position))))
 
@@ -928,22 +623,13 @@ class Database:
         keys = np.asarray(self.game.tiers.keys, dtype=np.int64).reshape(self.game.tiers.count, -1)
         counts = np.zeros((len(offsets) - 1, len(VALUES)), dtype=np.int64)
         block = 1 << 24
-        rows = offsets if self._stored is None else self._locate(offsets)[0]
+        rows = offsets if self._file.stored is None else self._locate(offsets)[0]
         for tier in range(len(offsets) - 1):
             for lo in range(int(rows[tier]), int(rows[tier + 1]), block):
                 hi = min(lo + block, int(rows[tier + 1]))
-                values = self._checked_values(self._read(self._values, slice(lo, hi)))
+                values = self._file.checked_values(self._read(self._file.values, slice(lo, hi)))
                 counts[tier] += np.bincount(values, minlength=len(VALUES))
         return keys, counts
-
-    def _read(self, dataset, key) -> np.ndarray:
-        """``dataset[key]``, or DamagedDatabaseError if a checksum or the data fails."""
-        self._opened()
-        try:
-            return dataset[key]
-        except Exception:
-            raise DamagedDatabaseError(f"{self.path} is damaged: the {dataset.name.lstrip('/')} "
-                                       "data fails its checksum; rebuild the database") from None
 
     # Every number the numpy API takes or gives is an index of the game's index
     # space, in both kinds of file. A --reachable file stores some indices only: its
@@ -952,16 +638,16 @@ class Database:
         """Value codes (uint8; names in ``VALUES``) of the stored indices start..stop-1:
         one per index, or in a ``--reachable`` database one per index it holds (their
         indices: ``stored_indices(start, stop)``)."""
-        return self._checked_values(self._read(self._values, self._rows(start, stop)))
+        return self._file.checked_values(self._read(self._file.values, self._rows(start, stop)))
 
     def remoteness_array(self, start: int = 0, stop: int | None = None) -> np.ndarray:
         """Remoteness (int32, -1 where there is none) of the stored indices
         start..stop-1, entry for entry as ``value_array``."""
         rows = self._rows(start, stop)
-        raw = self._read(self._remoteness, rows)
-        self._checked_remoteness(self._checked_values(self._read(self._values, rows)), raw)
+        raw = self._read(self._file.remoteness, rows)
+        self._file.checked_remoteness(self._file.checked_values(self._read(self._file.values, rows)), raw)
         raw = raw.astype(np.int32)
-        raw[raw == self.none_remoteness] = -1
+        raw[raw == self._file.none_remoteness] = -1
         return raw
 
     def _checked_indices(self, indices: Iterable[int]) -> np.ndarray:
@@ -975,7 +661,7 @@ class Database:
         if checked.size and (checked.min() < 0 or checked.max() >= self.size):
             bad = checked[(checked < 0) | (checked >= self.size)][0]
             raise IndexRangeError(f"index {bad} is outside this database's 0..{self.size - 1}")
-        if self._stored is not None and checked.size:
+        if self._file.stored is not None and checked.size:
             self._rows_of(checked.reshape(-1))
         return checked
 
@@ -990,19 +676,19 @@ class Database:
             values, remoteness = self.lookup_indices(raw.reshape(1))
             return values[0], remoteness[0]
         indices = self._checked_indices(raw)
-        if self._stored is not None:
+        if self._file.stored is not None:
             indices = self._rows_of(indices)
         values = np.zeros(indices.shape, dtype=np.uint8)
         remoteness = np.zeros(indices.shape, dtype=np.int32)
-        chunk = self._values.chunks[0]
+        chunk = self._file.values.chunks[0]
         if indices.size and indices.min() // chunk == indices.max() // chunk:
             # One chunk (a single position, or a game's moves): no sorting to do.
             block = int(indices[0]) // chunk
             lo = block * chunk
-            chunk_values, chunk_remoteness = self._chunk(block, lo, min(lo + chunk, self._values.shape[0]))
+            chunk_values, chunk_remoteness = self._chunk(block, lo, min(lo + chunk, self._file.values.shape[0]))
             values = chunk_values[indices - lo]
             remoteness = chunk_remoteness[indices - lo].astype(np.int32)
-            remoteness[remoteness == self.none_remoteness] = -1
+            remoteness[remoteness == self._file.none_remoteness] = -1
             return values, remoteness
         order = np.argsort(indices, kind="stable")
         sorted_indices = indices[order]
@@ -1012,12 +698,12 @@ class Database:
             if part.size == 0:
                 continue
             block = int(blocks[part[0]])
-            lo, hi = block * chunk, min((block + 1) * chunk, self._values.shape[0])
+            lo, hi = block * chunk, min((block + 1) * chunk, self._file.values.shape[0])
             inside = sorted_indices[part] - lo
             chunk_values, chunk_remoteness = self._chunk(block, lo, hi)
             values[order[part]] = chunk_values[inside]
             remoteness[order[part]] = chunk_remoteness[inside]
-        remoteness[remoteness == self.none_remoteness] = -1
+        remoteness[remoteness == self._file.none_remoteness] = -1
         return values, remoteness
 
     def _chunk(self, block: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1027,11 +713,11 @@ class Database:
         if cached is not None:
             self._chunks.move_to_end(block)
             return cached
-        values = self._checked_values(self._read(self._values, slice(lo, hi)))
-        cached = (values, self._checked_remoteness(values, self._read(self._remoteness, slice(lo, hi))))
+        values = self._file.checked_values(self._read(self._file.values, slice(lo, hi)))
+        cached = (values, self._file.checked_remoteness(values, self._read(self._file.remoteness, slice(lo, hi))))
         self._chunks[block] = cached
-        row_bytes = self._values.dtype.itemsize + self._remoteness.dtype.itemsize
-        while len(self._chunks) > max(1, CHUNK_CACHE_BYTES // (row_bytes * self._values.chunks[0])):
+        row_bytes = self._file.values.dtype.itemsize + self._file.remoteness.dtype.itemsize
+        while len(self._chunks) > max(1, CHUNK_CACHE_BYTES // (row_bytes * self._file.values.chunks[0])):
             self._chunks.popitem(last=False)
         return cached
 
@@ -1040,9 +726,9 @@ class Database:
         row where each is or would be inserted (numpy's searchsorted), and whether it is
         there. With an ``index_fence`` (the first index of each chunk) only the chunks
         holding the indices are read, so a file larger than memory can answer."""
-        if self._stored_cache is None and self._fence.size:
-            chunk = self._stored.chunks[0]
-            blocks = np.searchsorted(self._fence, indices, side="right") - 1
+        if self._stored_cache is None and self._file.fence.size:
+            chunk = self._file.stored.chunks[0]
+            blocks = np.searchsorted(self._file.fence, indices, side="right") - 1
             rows = np.zeros(indices.shape, np.int64)
             found = np.zeros(indices.shape, bool)
             order = np.argsort(blocks, kind="stable")  # each chunk read once, as lookup_indices
@@ -1051,8 +737,8 @@ class Database:
                 block = int(blocks[part[0]]) if part.size else -1
                 if block < 0:  # below the first stored index: row 0, not found
                     continue
-                held = self._checked_indices_chunk(
-                    block, self._read(self._stored, slice(block * chunk, (block + 1) * chunk)))
+                held = self._file.checked_indices_chunk(
+                    block, self._read(self._file.stored, slice(block * chunk, (block + 1) * chunk)))
                 at = np.searchsorted(held, indices[part])
                 rows[part] = block * chunk + at
                 found[part] = held[np.minimum(at, held.size - 1)] == indices[part]

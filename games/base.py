@@ -26,7 +26,7 @@ All run in nopython mode and must not allocate per call where avoidable.
 * ``do_move(data, state, move, child) -> same_mover`` REQUIRED. Writes the position
   after ``move`` into ``child``; returns 1 if the same player moves again (a Konane
   go-again), else 0.
-* ``primitive(data, state, count) -> code`` REQUIRED. The value code (solver.values)
+* ``primitive(data, state, count) -> code`` REQUIRED. The value code (``tiersolve.values``)
   of a finished game for the player to move, ILLEGAL for a state no play can reach,
   or UNDECIDED; ``count`` is what ``generate_moves`` returned (for "no move loses").
 * ``expand(data, tier, local, out, state, child, moves) -> count`` OPTIONAL, a faster
@@ -35,7 +35,7 @@ All run in nopython mode and must not allocate per call where avoidable.
 
   - ``count > 0``: the position has ``count`` moves; row ``k`` of ``out`` holds
     (child tier, child local index, same_mover, move code), columns
-    ``solver.common.CHILD_TIER``... Under ``--symmetry`` the child's index is its
+    ``tiersolve.contract.CHILD_TIER``... Under ``--symmetry`` the child's index is its
     class representative's.
   - ``count < 0``: the position is finished (or, under ``--symmetry``, not its class
     representative: NONCANONICAL); ``-count`` is its value code.
@@ -43,7 +43,7 @@ All run in nopython mode and must not allocate per call where avoidable.
 
   ``state``, ``child`` and ``moves`` are scratch arrays (``state_size``,
   ``state_size``, ``max_moves`` int64). A game's own ``expand`` is inlined into
-  solver loops compiled without reference counting (``solver.jit.specialise``), so
+  solver loops compiled without reference counting (``tiersolve.jit.specialise``), so
   it must allocate no array and copy none by slice (``child[:] = state``); the
   composed one, which may, is compiled with it.
 * ``expand_leaving(data, tier, local, out, state, child, moves) -> (leaving, staying)``
@@ -78,21 +78,37 @@ All run in nopython mode and must not allocate per call where avoidable.
   ``state`` is a scratch array of ``state_size``. The game sets ``sweep_levels``
   (0 leaves the function unused, e.g. for a loopy variant).
 
-The Game subclass sets, in ``build()``: ``tiers`` (a TierLayout), ``data``,
-``state_size``, ``max_moves``, ``max_parents`` (if it has ``parents``), ``loopy``,
-``remoteness_bound`` (None when unbounded), ``sweep_levels`` (if it has
-``sweep_level``), ``parents_are_distinct`` (optional, default False: True promises
-that the un-move generator never gives one parent twice, so the loopy solver need
-not sort them; the tester checks it), ``use_expand_leaving`` (optional, default True)
-and ``hasher``; it implements ``parse``,
-``format``, ``move_name``, ``tier_children`` and ``default_start``. Tiers:
+The ``Game`` subclass (class members, checked when the game is made):
 
+* ``name`` REQUIRED: the registry's name, the module's ``NAME`` (``games/__init__.py``
+  finds a game by that line); ``title`` REQUIRED: the game's name for people.
+* ``options_spec`` REQUIRED: the ``Option`` of each command-line option.
+* ``functions`` REQUIRED: the ``GameFunctions`` above.
+* ``state_fields`` OPTIONAL: what the state vector holds, for ``decode_many``'s users.
+* ``tester_boards`` and ``reference_boards`` REQUIRED, ``slow_reference_boards``
+  OPTIONAL: option sets of small boards. The tests run the game tester on every
+  index of each tester board, and compare every position of each reference board
+  with the plain-Python rules in ``tests/reference/<module>.py`` (the slow ones
+  under ``pytest -m slow``).
+
+Its methods:
+
+* ``build()`` REQUIRED: returns the ``GameSpec`` of these options (``self.options``,
+  checked): the index space (``tiers``), the kernels' ``data`` and sizes. Raise
+  ValueError for options that make no game (a line longer than the board); it
+  reaches the user as one GameError line.
+* ``parse(text)``, ``format(state)``, ``move_name(state, move)`` and
+  ``default_start()`` REQUIRED: the notation (docs/RULES.md). ``parse`` raises
+  ValueError (a ``PositionError`` where it can tell which) naming what is wrong.
 * ``tier_children(tier)`` REQUIRED: every tier a move from ``tier`` can reach,
   including ``tier`` itself if moves can stay in it. Between different tiers the
   graph must be acyclic.
-* ``tier_type(tier)`` OPTIONAL (``solver.common.TierType``): IMMEDIATE if no move
+* ``tier_type(tier)`` OPTIONAL (``tiersolve.contract.TierType``): IMMEDIATE if no move
   stays in the tier, SWEEP if moves that stay lead to a higher local index, LOOPY if
   they may cycle. The default derives it from ``tier_children`` and ``loopy``.
+* ``normalise(options)``, ``unreachable_reason(state)``, ``explain_illegal(state)``
+  and ``grid(state)`` OPTIONAL: canonical options, positions the index holds that
+  play never reaches, why a position is illegal, and the board for drawing.
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -100,17 +116,21 @@ Text parsing, printing and move names are plain Python and never run inside a so
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
-from tiersolve.errors import OtherBoardError
+from tiersolve.contract import TERMINAL, TierType
+from tiersolve.errors import GameError, OtherBoardError
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.common import TERMINAL, TierType
-from tiersolve.solver.jit import jit, specialise
-from tiersolve.solver.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+from tiersolve.jit import bound_later, jit, specialise
+from tiersolve.values import LOSE, NONCANONICAL, UNDECIDED, WIN
+
+# What the templates below call; ``specialise`` binds them to a game's functions.
+decode, encode, generate_moves, do_move, primitive, terminal = bound_later(
+    "decode", "encode", "generate_moves", "do_move", "primitive", "terminal")
 
 
 @dataclass(frozen=True)
@@ -171,6 +191,126 @@ class GameFunctions(NamedTuple):
     parents: Callable | None = None
     sweep_level: Callable | None = None
     expand_leaving: Callable | None = None
+
+
+class _NotGiven:
+    """The default of the members a ``GameSpec`` must be given."""
+
+    def __repr__(self) -> str:
+        return "not given"
+
+
+NOT_GIVEN: Any = _NotGiven()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What ``Game.build()`` returns for one set of options: the index space and the
+    sizes the kernels need. Checked when the game is made (``problems``): a member
+    missing or of the wrong type is one GameError line naming the game and the
+    member.
+
+    >>> from tiersolve.hashers.tiers import TierLayout
+    >>> GameSpec(tiers=TierLayout(keys=[()], sizes=[4]), data=(), state_size=2,
+    ...          max_moves=2, loopy=False, remoteness_bound=2, hasher={}).problems()
+    ['data is (), not a NamedTuple of numpy arrays', "hasher is {}, not a dict with a 'name'"]
+    """
+
+    #: REQUIRED. The tiers and their sizes (``hashers.tiers.TierLayout``).
+    tiers: TierLayout = NOT_GIVEN
+    #: REQUIRED. The NamedTuple of numpy arrays every kernel receives as ``data``.
+    data: tuple = NOT_GIVEN
+    #: REQUIRED. The length of a state vector (>= 1).
+    state_size: int = NOT_GIVEN
+    #: REQUIRED. The most moves a position has (the rows of ``expand``'s ``out``).
+    max_moves: int = NOT_GIVEN
+    #: REQUIRED. Whether moves inside a tier may cycle (LOOPY tiers).
+    loopy: bool = NOT_GIVEN
+    #: REQUIRED. A bound on every remoteness (records then fit a byte below 31), or
+    #: None when there is none.
+    remoteness_bound: int | None = NOT_GIVEN
+    #: REQUIRED. How positions are hashed, for the file's metadata: a dict with a
+    #: "name" and what else describes the layout (a layout change is a new file).
+    hasher: dict = NOT_GIVEN
+    #: The most parents ``parents`` gives a position (REQUIRED with ``parents``).
+    max_parents: int = 0
+    #: Levels of ``sweep_level`` (0: none, or not for these options; at most 256).
+    sweep_levels: int = 0
+    #: The un-move generator never gives one parent twice (the tester checks it).
+    parents_are_distinct: bool = False
+    #: Whether the game's ``expand_leaving`` holds for these options.
+    use_expand_leaving: bool = True
+
+    def problems(self) -> list[str]:
+        """What is wrong with the members, one phrase each (empty when nothing is)."""
+        found = []
+        for member in fields(self):
+            value = getattr(self, member.name)
+            if value is NOT_GIVEN:
+                found.append(f"{member.name} is not given")
+                continue
+            wrong = _SPEC_CHECKS[member.name](value)
+            if wrong:
+                found.append(f"{member.name} is {_short(value)}, not {wrong}")
+        return found
+
+
+def _whole(least: int, most: int | None = None) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+                or value < least or (most is not None and value > most):
+            return f"a whole number from {least}" + (f" to {most}" if most is not None else " up")
+        return None
+    return check
+
+
+def _flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "True or False"
+
+
+def _arrays(value: Any) -> str | None:
+    if isinstance(value, tuple) and hasattr(value, "_fields") and \
+            all(isinstance(item, np.ndarray) for item in value):
+        return None
+    return "a NamedTuple of numpy arrays"
+
+
+_SPEC_CHECKS: dict[str, Callable[[Any], str | None]] = {
+    "tiers": lambda value: None if isinstance(value, TierLayout) else "a TierLayout",
+    "data": _arrays,
+    "state_size": _whole(1),
+    "max_moves": _whole(0),
+    "loopy": _flag,
+    "remoteness_bound": lambda value: None if value is None else _whole(0)(value),
+    "hasher": lambda value: None if isinstance(value, dict) and isinstance(value.get("name"), str)
+    else "a dict with a 'name'",
+    "max_parents": _whole(0),
+    "sweep_levels": _whole(0, 256),
+    "parents_are_distinct": _flag,
+    "use_expand_leaving": _flag,
+}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _FromSpec:
+    """A Game member read from its ``GameSpec`` (set only by returning it from
+    ``build()``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: Any, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        return getattr(game.spec, self.name)
+
+    def __set__(self, game: Any, value: Any) -> None:
+        raise AttributeError(f"{type(game).__name__}.{self.name} comes from the GameSpec that "
+                             "build() returns")
 
 
 @jit
@@ -261,21 +401,21 @@ def _expand_composed(data, tier, local, out, state, child, moves):
     """Template: ``expand`` built from the game's five functions (bound by specialise).
     An index whose state hashes to another index is not its symmetry class's
     representative."""
-    decode(data, tier, local, state)  # noqa: F821 (bound)
-    stored_tier, stored_local = encode(data, state)  # noqa: F821
+    decode(data, tier, local, state)
+    stored_tier, stored_local = encode(data, state)
     if stored_tier != tier or stored_local != local:
         return -np.int64(NONCANONICAL)
-    count = generate_moves(data, state, moves)  # noqa: F821
-    code = primitive(data, state, count)  # noqa: F821
+    count = generate_moves(data, state, moves)
+    code = primitive(data, state, count)
     if code != UNDECIDED:
         return -np.int64(code)
     for k in range(count):
-        out[k, 2] = do_move(data, state, moves[k], child)  # noqa: F821
-        finished = terminal(data, child)  # noqa: F821
+        out[k, 2] = do_move(data, state, moves[k], child)
+        finished = terminal(data, child)
         if finished != 0:
             out[k, 0], out[k, 1] = TERMINAL, finished
         else:
-            out[k, 0], out[k, 1] = encode(data, child)  # noqa: F821
+            out[k, 0], out[k, 1] = encode(data, child)
         out[k, 3] = moves[k]
     return count
 
@@ -283,32 +423,37 @@ def _expand_composed(data, tier, local, out, state, child, moves):
 def _decode_many(data, tiers, locals_, states):
     """Template: decode many indices into the rows of ``states``."""
     for i in range(tiers.shape[0]):
-        decode(data, tiers[i], locals_[i], states[i])  # noqa: F821
+        decode(data, tiers[i], locals_[i], states[i])
 
 
 def _terminal_many(data, states, codes):
     """Template: ``terminal`` of the rows of ``states``."""
     for i in range(states.shape[0]):
-        codes[i] = terminal(data, states[i])  # noqa: F821
+        codes[i] = terminal(data, states[i])
 
 
 def _encode_many(data, states, tiers, locals_):
     """Template: encode the rows of ``states``."""
     for i in range(states.shape[0]):
-        tiers[i], locals_[i] = encode(data, states[i])  # noqa: F821
+        tiers[i], locals_[i] = encode(data, states[i])
 
 
 class Game:
     """One game with one set of options (variant and size).
 
-    Subclasses set the class attributes and, in ``build()``, the instance attributes
-    listed in the module docstring; they implement ``parse``, ``format``,
-    ``move_name``, ``tier_children`` and ``default_start``.
+    Subclasses set the class members and implement the methods the module docstring
+    lists; ``build()`` returns the ``GameSpec`` whose members the game then has
+    (``game.tiers``, ``game.data``...). The game is checked as it is made: a member
+    missing or of the wrong type is one GameError line.
 
     >>> from tiersolve.games import make_game
     >>> game = make_game("1210", target=4)
     >>> [(c.move, game.format(c.state)) for c in game.children(game.parse("(L 2)"))]
     [('+1', '(R 3)'), ('+2', '(R 4)')]
+    >>> make_game("1210", target=0)
+    Traceback (most recent call last):
+    ...
+    tiersolve.errors.GameError: --target must be at least 1, got 0
     """
 
     name: ClassVar[str]
@@ -317,32 +462,73 @@ class Game:
     functions: ClassVar[GameFunctions]
     #: What ``state`` vectors hold, for users of ``decode_many``.
     state_fields: ClassVar[str] = ""
+    #: Small boards (option sets) whose every index the game tester checks.
+    tester_boards: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: Small boards whose every position the tests compare with the reference rules.
+    reference_boards: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: Reference boards that take minutes: compared under ``pytest -m slow`` only.
+    slow_reference_boards: ClassVar[tuple[dict[str, Any], ...]] = ()
 
-    tiers: TierLayout
-    data: tuple
-    state_size: int
-    max_moves: int
-    loopy: bool
-    remoteness_bound: int | None
-    hasher: dict
-    max_parents: int = 0
-    #: Levels of ``sweep_level`` (0: the game has none, or not for these options).
-    sweep_levels: int = 0
-    #: The un-move generator never gives one parent twice.
-    parents_are_distinct: bool = False
-    #: Whether the game's ``expand_leaving`` holds for these options.
-    use_expand_leaving: bool = True
+    tiers = _FromSpec()
+    data = _FromSpec()
+    state_size = _FromSpec()
+    max_moves = _FromSpec()
+    loopy = _FromSpec()
+    remoteness_bound = _FromSpec()
+    hasher = _FromSpec()
+    max_parents = _FromSpec()
+    sweep_levels = _FromSpec()
+    parents_are_distinct = _FromSpec()
+    use_expand_leaving = _FromSpec()
 
     def __init__(self, **options: Any) -> None:
+        self._check_class()
         known = {option.name: option for option in self.options_spec}
         unknown = sorted(set(options) - set(known))
         if unknown:
             flags = ", ".join("--" + name.replace("_", "-") for name in unknown)
             valid = ", ".join(option.flag for option in self.options_spec)
-            raise ValueError(f"{self.name} has no option {flags} (options: {valid})")
-        self.options = self.normalise({name: option.check(options.get(name, option.default))
-                                       for name, option in known.items()})
-        self.build()
+            raise GameError(f"{self.name} has no option {flags} (options: {valid})")
+        try:
+            self.options = self.normalise({name: option.check(options.get(name, option.default))
+                                           for name, option in known.items()})
+            spec = self.build()
+        except GameError:
+            raise
+        except ValueError as error:  # options that make no game of this kind
+            raise GameError(str(error)) from None
+        if not isinstance(spec, GameSpec):
+            raise GameError(f"{self.name}: build() returns {_short(spec)}, not a GameSpec")
+        problems = spec.problems() + self._function_problems(spec)
+        if problems:
+            raise GameError(f"{self.name}: build() gives a GameSpec whose {problems[0]}")
+        self.spec = spec
+
+    @classmethod
+    def _check_class(cls) -> None:
+        """The class members and methods every game has (the module docstring)."""
+        for member, kind in (("name", str), ("title", str), ("options_spec", tuple),
+                             ("functions", GameFunctions), ("state_fields", str)):
+            if not isinstance(getattr(cls, member, None), kind):
+                raise GameError(f"{getattr(cls, 'name', cls.__name__)}: the class member "
+                                f"{member} is {_short(getattr(cls, member, None))}, not a "
+                                f"{kind.__name__}")
+        for method in ("build", "parse", "format", "move_name", "tier_children",
+                       "default_start"):
+            if getattr(cls, method) is getattr(Game, method):
+                raise GameError(f"{cls.name}: the method {method} is not implemented")
+
+    def _function_problems(self, spec: GameSpec) -> list[str]:
+        """What the spec promises that the game's functions cannot keep."""
+        f = self.functions
+        found = []
+        if f.parents is not None and spec.loopy and spec.max_parents < 1:
+            found.append("max_parents is 0, but the game has an un-move generator")
+        if spec.sweep_levels and f.sweep_level is None:
+            found.append(f"sweep_levels is {spec.sweep_levels}, but the game has no sweep_level")
+        if spec.parents_are_distinct and f.parents is None:
+            found.append("parents_are_distinct is True, but the game has no un-move generator")
+        return found
 
     def normalise(self, options: dict[str, Any]) -> dict[str, Any]:
         """Options in their canonical form, so that one game has one label and one file
@@ -350,7 +536,8 @@ class Game:
         return options
 
     # -- to be provided by each game -------------------------------------------------
-    def build(self) -> None:
+    def build(self) -> GameSpec:
+        """The index space and kernel sizes of ``self.options`` (module docstring)."""
         raise NotImplementedError
 
     def parse(self, text: str) -> np.ndarray:
@@ -510,6 +697,20 @@ class Game:
             words.append(readable if option.kind is bool else f"{readable}{value}")
         return words
 
+    def flags(self) -> str:
+        """The command-line options of this game that differ from their defaults.
+
+        >>> from tiersolve.games import make_game
+        >>> make_game("ttt", rows=3, cols=3, diagonal=True).flags()
+        '--cols 3 --diagonal'
+        """
+        words = []
+        for option in self.options_spec:
+            value = self.options[option.name]
+            if value != option.default:
+                words.append(option.flag if option.kind is bool else f"{option.flag} {value}")
+        return " ".join(words)
+
     def label(self) -> str:
         """A file-name friendly description: game, size and the options that differ
         from their defaults, e.g. ``northcott_4x7_backward``."""
@@ -667,15 +868,15 @@ class PieceCountGame(Game):
     count by one: Lines of Action and Surakarta."""
 
     def build_space(self, cells: int, most_black: int, most_white: int,
-                    symmetries: list[list[int]]) -> None:
-        """Set ``space``, ``tiers`` and ``hasher``; tiers are numbered by piece total."""
+                    symmetries: list[list[int]]) -> dict:
+        """Set ``space`` (its tiers numbered by piece total) and return the ``hasher``
+        entry of the game's GameSpec."""
         counts = sorted(((b, w) for b in range(1, most_black + 1) for w in range(1, most_white + 1)),
                         key=lambda bw: (bw[0] + bw[1], bw))
         self.space = BoardSpace(cells, [[bw] for bw in counts], symmetries)
-        self.tiers = self.space.tiers
-        self.hasher = {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
-                       "tiers": "(black pieces, white pieces), turn", "cells": cells,
-                       "symmetries": len(symmetries) + 1}
+        return {"name": "two-colour boards" + (" up to symmetry" if symmetries else ""),
+                "tiers": "(black pieces, white pieces), turn", "cells": cells,
+                "symmetries": len(symmetries) + 1}
 
     def tier_children(self, tier: int) -> set[int]:
         b, w = self.tiers.keys[tier]

@@ -32,19 +32,39 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import (
+    as_mask,
+    extract_bits,
+    lowest_bit,
+    permutation_tables,
+    permute,
+    popcount,
+    shift_down,
+)
+from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
-from tiersolve.games.base import Game, GameFunctions, Option, board_cells, cols_option, rows_option, square_name
-from tiersolve.hashers.bits import (
-    as_mask, extract_bits, lowest_bit, permutation_tables, permute, popcount, shift_down,
+from tiersolve.games.base import (
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    cols_option,
+    rows_option,
+    square_name,
 )
 from tiersolve.hashers.combinations import rank_subset
 from tiersolve.hashers.regions import (
-    F, G, rank_region_board, rank_region_first, region_board_count, unrank_region_board,
+    F,
+    G,
+    rank_region_board,
+    rank_region_first,
+    region_board_count,
+    unrank_region_board,
 )
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.common import TERMINAL
-from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
 CELLS, SYMMETRY = 0, 1
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -281,8 +301,12 @@ def terminal(data, state):
     return LOSE if _outcome(data, white, black, state[0], 1) == LOSE else 0
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "breakthrough"
+
+
 class Breakthrough(Game):
-    name = "breakthrough"
+    name = NAME
     title = "Breakthrough"
     options_spec = (
         rows_option(4, minimum=4),
@@ -298,7 +322,20 @@ class Breakthrough(Game):
     def kernel_label(self) -> str:  # Knightthrough shares the compiled kernels
         return "breakthrough"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 4, "cols": 2}, {"rows": 4, "cols": 3, "symmetry": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 4, "cols": 3}, {"rows": 4, "cols": 3, "symmetry": True},
+    )
+    #: The same, minutes each: pytest -m slow.
+    slow_reference_boards = (
+        {"rows": 4, "cols": 4}, {"rows": 4, "cols": 4, "symmetry": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols)
         pieces = 2 * cols
@@ -309,24 +346,27 @@ class Breakthrough(Game):
         tier_of = np.full((pieces + 1, pieces + 1, cols + 1), -1, dtype=np.int64)
         for tier, key in enumerate(keys):
             tier_of[key] = tier
-        self.tiers = TierLayout(keys=keys, sizes=[2 * int(region_board_count(region, *key)) for key in keys])
+        tiers = TierLayout(keys=keys, sizes=[2 * int(region_board_count(region, *key)) for key in keys])
         steps, kinds = self.step_tables(rows, cols)
         middle = cells - 2 * cols
         bit_of = [(rows - 1 - c // cols) * cols + c % cols for c in range(cells)]  # text cell -> bit
         mirror = [r * cols + cols - 1 - c for r in range(rows) for c in range(cols)]
-        self.data = BreakthroughData(
+        data = BreakthroughData(
             params=np.array([cells, self.options["symmetry"]], dtype=np.int64), tier_of=tier_of,
             tier_counts=np.array(keys, dtype=np.int64), step_targets=steps, step_kinds=kinds,
             region=region, backwards=permutation_tables([list(range(middle))[::-1]], middle),
             mirror=permutation_tables([mirror], cells), bit_of=np.array(bit_of, dtype=np.int64),
             **self.step_masks(steps, kinds))
-        self.state_size = 1 + cells
-        self.max_moves = STEPS * pieces
-        self.loopy = False
-        self.remoteness_bound = 2 * pieces * (rows - 1)
-        self.hasher = {"name": "region rearranger (black barred from the bottom row, white from "
-                               "the top row), turn", "tiers": "(black, white, black on the top row)",
-                       "cells": cells, "symmetries": 2 if self.options["symmetry"] else 1}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=STEPS * pieces,
+            loopy=False,
+            remoteness_bound=2 * pieces * (rows - 1),
+            hasher={"name": "region rearranger (black barred from the bottom row, white from "
+                            "the top row), turn", "tiers": "(black, white, black on the top row)",
+                    "cells": cells, "symmetries": 2 if self.options["symmetry"] else 1})
 
     def step_tables(self, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
         """Target bit and kind of every step of every piece (side 0 white, 1 black)."""
@@ -334,12 +374,12 @@ class Breakthrough(Game):
         kinds = np.zeros((2, rows * cols, STEPS), dtype=np.int64)
         for side, forward in ((0, 1), (1, -1)):
             for rank in range(rows):
-                for file in range(cols):
-                    for k, (ahead, aside, kind) in enumerate(self.STEP_PATTERN):
-                        r, f = rank + forward * ahead, file + aside
-                        if 0 <= r < rows and 0 <= f < cols:
-                            steps[side, rank * cols + file, k] = r * cols + f
-                            kinds[side, rank * cols + file, k] = kind
+                    for file in range(cols):
+                        for k, (ahead, aside, kind) in enumerate(self.STEP_PATTERN):
+                            r, f = rank + forward * ahead, file + aside
+                            if 0 <= r < rows and 0 <= f < cols:
+                                steps[side, rank * cols + file, k] = r * cols + f
+                                kinds[side, rank * cols + file, k] = kind
         return steps, kinds
 
     @staticmethod
@@ -352,12 +392,12 @@ class Breakthrough(Game):
         kind = np.zeros((sides, count), dtype=np.int64)
         for side in range(sides):
             for k in range(count):
-                bits = np.flatnonzero(steps[side, :, k] >= 0)
-                if bits.size:
-                    shifts, kinds_here = set(steps[side, bits, k] - bits), set(kinds[side, bits, k])
-                    assert len(shifts) == 1 and len(kinds_here) == 1, "a step that is not a shift"
-                    shift[side, k], kind[side, k] = shifts.pop(), kinds_here.pop()
-                    start[side, k] = as_mask(sum(1 << int(bit) for bit in bits))
+                    bits = np.flatnonzero(steps[side, :, k] >= 0)
+                    if bits.size:
+                        shifts, kinds_here = set(steps[side, bits, k] - bits), set(kinds[side, bits, k])
+                        assert len(shifts) == 1 and len(kinds_here) == 1, "a step that is not a shift"
+                        shift[side, k], kind[side, k] = shifts.pop(), kinds_here.pop()
+                        start[side, k] = as_mask(sum(1 << int(bit) for bit in bits))
         return {"step_shift": shift, "step_from": start, "step_kind": kind}
 
     def tier_children(self, tier: int) -> set[int]:
@@ -376,8 +416,8 @@ class Breakthrough(Game):
         pieces = 2 * self.options["cols"]
         for code, colour in ((WHITE, "white"), (BLACK, "black")):
             if cells.count(code) > pieces:
-                raise ImpossiblePositionError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
-                                 f"starts with {pieces} and never gains one")
+                    raise ImpossiblePositionError(f"{text!r} has {cells.count(code)} {colour} pieces; each side "
+                                     f"starts with {pieces} and never gains one")
         state = np.array([turn, *cells], dtype=np.int64)
         if self.primitive_value(state) == ILLEGAL:
             raise ImpossiblePositionError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
@@ -385,7 +425,7 @@ class Breakthrough(Game):
 
     def explain_illegal(self, state: np.ndarray) -> str:
         return ("a piece already stands on its opponent's home row, so the game ended "
-                "when it arrived; it cannot be that player's turn, and both sides cannot have arrived")
+                    "when it arrived; it cannot be that player's turn, and both sides cannot have arrived")
 
     def format(self, state: np.ndarray) -> str:
         return self.format_board("wb"[state[0]], state[1:], SYMBOLS)

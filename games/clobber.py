@@ -24,17 +24,26 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import lowest_bit, permutation_tables, popcount, shift_down
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, no_move_value,
-    rows_option, square_name,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    code_masks,
+    cols_option,
+    no_move_value,
+    rows_option,
+    square_name,
 )
-from tiersolve.hashers.bits import lowest_bit, permutation_tables, popcount, shift_down
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.symmetry import canonical_board_rank, grid_symmetries
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import NONCANONICAL, UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES, BLACK_START, WHITE_START = 0, 1, 2, 3, 4
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -49,7 +58,7 @@ class ClobberData(NamedTuple):
     tier_of: np.ndarray          # [black, white] -> tier (-1: none)
     tier_counts: np.ndarray      # tier -> (black, white)
     neighbours: np.ndarray       # [cell, up/down/left/right] -> cell (-1: off the board)
-    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
+    symmetry_tables: np.ndarray  # tiersolve.bits.permutation_tables of the symmetries
     step_shift: np.ndarray       # [up/down/left/right] -> target cell minus cell
     step_from: np.ndarray        # [up/down/left/right] -> mask of cells with that neighbour
 
@@ -156,8 +165,12 @@ def orthogonal_neighbours(rows: int, cols: int) -> np.ndarray:
     return table
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "clobber"
+
+
 class Clobber(Game):
-    name = "clobber"
+    name = NAME
     title = "Clobber"
     options_spec = (
         rows_option(4),
@@ -169,7 +182,18 @@ class Clobber(Game):
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = black), then cells top row first (0 empty, 1 black, 2 white)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 2, "cols": 3}, {"rows": 3, "cols": 3, "misere": True, "symmetry": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 1, "cols": 8}, {"rows": 2, "cols": 4}, {"rows": 2, "cols": 5, "misere": True},
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 4}, {"rows": 3, "cols": 4, "misere": True},
+        {"rows": 3, "cols": 4, "symmetry": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols)
         black_start = sum(1 for c in range(cells) if self._is_black_cell(c))
@@ -179,11 +203,11 @@ class Clobber(Game):
         tier_of = np.full((black_start + 1, white_start + 1), -1, dtype=np.int64)
         for tier, (b, w) in enumerate(keys):
             tier_of[b, w] = tier
-        self.tiers = TierLayout(keys=keys, sizes=[int(board_count(cells, b, w)) for b, w in keys])
+        tiers = TierLayout(keys=keys, sizes=[int(board_count(cells, b, w)) for b, w in keys])
         neighbours = orthogonal_neighbours(rows, cols)
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        self.data = ClobberData(
+        data = ClobberData(
             params=np.array([cells, self.options["misere"], len(symmetries), black_start, white_start],
                             dtype=np.int64),
             tier_of=tier_of, tier_counts=np.array(keys, dtype=np.int64).reshape(-1, 2),
@@ -191,12 +215,15 @@ class Clobber(Game):
             step_shift=np.array([-cols, cols, -1, 1], dtype=np.int64),
             step_from=np.array([sum(1 << c for c in range(cells) if neighbours[c, d] >= 0)
                                 for d in range(4)], dtype=np.uint64).view(np.int64))
-        self.state_size = 1 + cells
-        self.max_moves = 4 * cells
-        self.loopy = False
-        self.remoteness_bound = cells
-        self.hasher = {"name": "rearranger", "tiers": "(black stones, white stones), turn from the counts",
-                       "cells": cells, "symmetries": len(symmetries) + 1}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=4 * cells,
+            loopy=False,
+            remoteness_bound=cells,
+            hasher={"name": "rearranger", "tiers": "(black stones, white stones), turn from the counts",
+                    "cells": cells, "symmetries": len(symmetries) + 1})
 
     def tier_children(self, tier: int) -> set[int]:
         b, w = self.tiers.keys[tier]
@@ -222,12 +249,12 @@ class Clobber(Game):
         taken_by_black, taken_by_white = white_start - whites, black_start - blacks
         if taken_by_black - taken_by_white not in (0, 1) or min(taken_by_black, taken_by_white) < 0:
             raise ImpossiblePositionError(f"{text!r} has {blacks} black and {whites} white stones, which play "
-                             f"from the full board ({black_start} and {white_start}, Black first) "
-                             "cannot reach: each move takes one stone, in turn")
+                                 f"from the full board ({black_start} and {white_start}, Black first) "
+                                 "cannot reach: each move takes one stone, in turn")
         expected = "b" if taken_by_black == taken_by_white else "w"
         if "bw"[turn] != expected:
             raise ImpossiblePositionError(f"in {text!r} it must be {'Black' if expected == 'b' else 'White'}'s "
-                             f"turn: Black has taken {taken_by_black} stones and White {taken_by_white}")
+                                 f"turn: Black has taken {taken_by_black} stones and White {taken_by_white}")
         return np.array([0 if expected == "b" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:

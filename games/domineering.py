@@ -21,17 +21,25 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import permutation_tables
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    cols_option,
+    no_move_value,
+    rows_option,
     square_name,
 )
-from tiersolve.hashers.bits import permutation_tables
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.symmetry import canonical_subset_rank, grid_symmetries
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import NONCANONICAL, UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import NONCANONICAL, UNDECIDED
 
 CELLS, IS_MISERE, SYMMETRIES = 0, 1, 2
 SYMBOLS = "-#"
@@ -42,7 +50,7 @@ class DomineeringData(NamedTuple):
 
     params: np.ndarray           # [cells, misere, symmetries]
     dominoes: np.ndarray         # [v/h, k] -> mask of placement k (-1 padded)
-    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
+    symmetry_tables: np.ndarray  # tiersolve.bits.permutation_tables of the symmetries
 
 
 @jit(inline="always")
@@ -142,8 +150,12 @@ def domino_table(rows: int, cols: int) -> np.ndarray:
     return table
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "domineering"
+
+
 class Domineering(Game):
-    name = "domineering"
+    name = NAME
     title = "Domineering"
     options_spec = (
         rows_option(5),
@@ -155,22 +167,35 @@ class Domineering(Game):
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = v), then cells top row first (0 empty, 1 covered)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 4, "symmetry": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 2, "cols": 2}, {"rows": 3, "cols": 4}, {"rows": 4, "cols": 4},
+        {"rows": 4, "cols": 4, "misere": True}, {"rows": 4, "cols": 4, "symmetry": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols, limit=62)
-        tiers = range(cells // 2 + 1)
-        self.tiers = TierLayout(keys=[(2 * k,) for k in tiers],
-                                sizes=[int(subset_count(cells, 2 * k)) for k in tiers])
+        halves = range(cells // 2 + 1)
+        tiers = TierLayout(keys=[(2 * k,) for k in halves],
+                                sizes=[int(subset_count(cells, 2 * k)) for k in halves])
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True) if self.options["symmetry"] else []
-        self.data = DomineeringData(params=np.array([cells, self.options["misere"], len(symmetries)], dtype=np.int64),
+        data = DomineeringData(params=np.array([cells, self.options["misere"], len(symmetries)], dtype=np.int64),
                            dominoes=domino_table(rows, cols),
                            symmetry_tables=permutation_tables(symmetries, cells))
-        self.state_size = 1 + cells
-        self.max_moves = int(self.data.dominoes.shape[1])
-        self.loopy = False
-        self.remoteness_bound = cells // 2
-        self.hasher = {"name": "combinations", "tiers": "covered cells 2k (turn: k even = v)",
-                       "cells": cells, "symmetries": len(symmetries) + 1}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=int(data.dominoes.shape[1]),
+            loopy=False,
+            remoteness_bound=cells // 2,
+            hasher={"name": "combinations", "tiers": "covered cells 2k (turn: k even = v)",
+                    "cells": cells, "symmetries": len(symmetries) + 1})
 
     def tier_children(self, tier: int) -> set[int]:
         return {tier + 1} if tier + 1 < self.tiers.count else set()
@@ -186,7 +211,7 @@ class Domineering(Game):
         expected = "v" if covered % 4 == 0 else "h"
         if "vh"[turn] != expected:
             raise ImpossiblePositionError(f"in {text!r} {covered // 2} dominoes are placed and v moves first, "
-                             f"so it is {expected}'s turn")
+                                 f"so it is {expected}'s turn")
         return np.array([0 if expected == "v" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:

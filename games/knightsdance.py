@@ -26,12 +26,19 @@ import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, no_move_value, rows_option,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    cols_option,
+    no_move_value,
+    rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import ILLEGAL, LOSE, UNDECIDED, WIN
+from tiersolve.jit import jit
+from tiersolve.values import ILLEGAL, LOSE, UNDECIDED, WIN
 
 SQUARES, JUMP_BLOCK, IS_MISERE = 0, 1, 2
 WK, BK, WN, BN = 1, 2, 3, 4
@@ -221,8 +228,12 @@ def jump_table(rows: int, cols: int) -> np.ndarray:
     return table
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "knightsdance"
+
+
 class KnightsDance(Game):
-    name = "knightsdance"
+    name = NAME
     title = "Knight's Dance"
     options_spec = (
         rows_option(5, minimum=2),
@@ -237,21 +248,38 @@ class KnightsDance(Game):
     state_fields = "turn (0 = white), then squares of white king, black king, white knight, " \
                    "black knight (rank0 * cols + file, a1 = 0)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 4, "jump_block": True},
+        {"rows": 2, "cols": 4, "jump_block": True, "misere": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 4, "cols": 4}, {"rows": 4, "cols": 4, "jump_block": True},
+        {"rows": 4, "cols": 4, "misere": True},
+        {"rows": 4, "cols": 4, "jump_block": True, "misere": True}, {"rows": 5, "cols": 5},
+        {"rows": 5, "cols": 5, "jump_block": True}, {"rows": 5, "cols": 5, "misere": True},
+        {"rows": 5, "cols": 5, "jump_block": True, "misere": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         squares = rows * cols
-        self.tiers = TierLayout(keys=[()], sizes=[2 * digits_count([squares] * 4)])
-        self.data = KnightsDanceData(
+        tiers = TierLayout(keys=[()], sizes=[2 * digits_count([squares] * 4)])
+        data = KnightsDanceData(
             params=np.array([squares, self.options["jump_block"], self.options["misere"]], dtype=np.int64),
             jumps=jump_table(rows, cols))
-        self.state_size = 5
-        self.max_moves = 8
-        self.max_parents = 8
-        self.loopy = True
-        self.parents_are_distinct = True  # one knight moves back: each jump its own square
-        self.remoteness_bound = None
-        self.hasher = {"name": "mixed-radix", "digits": "white king, black king, white knight, "
-                       "black knight squares, turn", "radices": [squares] * 4 + [2]}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=5,
+            max_moves=8,
+            loopy=True,
+            remoteness_bound=None,
+            hasher={"name": "mixed-radix", "digits": "white king, black king, white knight, "
+                    "black knight squares, turn", "radices": [squares] * 4 + [2]},
+            max_parents=8,
+            parents_are_distinct=True)  # one knight moves back: each jump its own square
 
     def tier_children(self, tier: int) -> set[int]:
         return {0}
@@ -280,16 +308,16 @@ class KnightsDance(Game):
         words = self.split_position(text, self.default_start())
         if len(words) != 7:
             raise ValueError(f"a {self.title} position is (T R C WK BK WN BN), e.g. "
-                             f"{self.default_start()}; got {text!r}")
+                                 f"{self.default_start()}; got {text!r}")
         turn, size_rows, size_cols, *names = words
         if turn not in ("w", "b"):
             raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
         if (size_rows, size_cols) != (str(rows), str(cols)):
             raise OtherBoardError(f"{text!r} is a {size_rows}x{size_cols} position, but this "
-                             f"{self.describe()} game is {rows}x{cols}")
+                                 f"{self.describe()} game is {rows}x{cols}")
         pieces = ("white king", "black king", "white knight", "black knight")
         state = np.array([0 if turn == "w" else 1,
-                          *(self._square(n, p, text) for n, p in zip(names, pieces))], dtype=np.int64)
+                              *(self._square(n, p, text) for n, p in zip(names, pieces))], dtype=np.int64)
         problem = self._illegal_reason(state)
         if problem:
             raise ImpossiblePositionError(f"{text!r} cannot arise: {problem}")

@@ -31,17 +31,26 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import deposit_bits, lowest_bit, permutation_tables, permute, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, parse_square,
-    rows_option, square_name,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    cols_option,
+    no_move_value,
+    parse_square,
+    rows_option,
+    square_name,
 )
-from tiersolve.hashers.bits import deposit_bits, lowest_bit, permutation_tables, permute, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import ILLEGAL, NONCANONICAL, UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import ILLEGAL, NONCANONICAL, UNDECIDED
 
 CELLS, GOAGAIN_ANY, IS_MISERE, SYMMETRIES = 0, 1, 2, 3
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -57,7 +66,7 @@ class KonaneData(NamedTuple):
     colour: np.ndarray           # [white cells mask, black cells mask]
     over: np.ndarray             # [cell, up/down/left/right] -> the cell jumped over (-1: off the board)
     land: np.ndarray             # [cell, up/down/left/right] -> the landing cell (-1: off the board)
-    symmetry_tables: np.ndarray  # hashers.bits.permutation_tables of the symmetries
+    symmetry_tables: np.ndarray  # tiersolve.bits.permutation_tables of the symmetries
     swaps_colour: np.ndarray     # [symmetry] -> 1 if it maps white cells to black ones
 
 
@@ -141,7 +150,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    params, colour, over, land = data.params, data.colour, data.over, data.land
+    params, over, land = data.params, data.over, data.land
     child[:] = state
     if move == PASS:
         child[0] = 1 - state[0]
@@ -280,8 +289,12 @@ def jump_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return colour, over, land
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "konane"
+
+
 class Konane(Game):
-    name = "konane"
+    name = NAME
     title = "Konane"
     options_spec = (
         rows_option(3),
@@ -297,7 +310,21 @@ class Konane(Game):
     state_fields = "turn (0 = white), go-again cell (-1 none; cell numbers in text order), " \
                    "then cells top row first (0 empty, 1 white, 2 black)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 2, "cols": 3}, {"rows": 3, "cols": 3, "goagain_any": True},
+        {"rows": 3, "cols": 4, "symmetry": True},
+        {"rows": 4, "cols": 4, "goagain_any": True, "symmetry": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 3, "cols": 4}, {"rows": 3, "cols": 4, "goagain_any": True},
+        {"rows": 3, "cols": 4, "misere": True}, {"rows": 4, "cols": 4},
+        {"rows": 4, "cols": 4, "goagain_any": True}, {"rows": 3, "cols": 4, "symmetry": True},
+        {"rows": 4, "cols": 4, "misere": True, "symmetry": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols)
         keys, sizes = [], []
@@ -305,27 +332,30 @@ class Konane(Game):
             boards = int(subset_count(cells, pieces))
             keys += [(pieces, 0), (pieces, 1)]
             sizes += [2 * boards, pieces * boards]
-        self.tiers = TierLayout(keys=keys, sizes=sizes)
+        tiers = TierLayout(keys=keys, sizes=sizes)
         colour, over, land = jump_tables(rows, cols)
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
         white = int(colour[0])
         swaps = [int(any(((white >> c) & 1) != ((white >> image) & 1) for c, image in enumerate(p)))
                  for p in symmetries]
-        self.data = KonaneData(
+        data = KonaneData(
             params=np.array([cells, self.options["goagain_any"], self.options["misere"],
                              len(symmetries)], dtype=np.int64),
             colour=colour, over=over, land=land,
             symmetry_tables=permutation_tables(symmetries, cells),
             swaps_colour=np.array(swaps or [0], dtype=np.int64))
-        self.state_size = 2 + cells
-        self.max_moves = 4 * cells + 1
-        self.loopy = False
-        self.remoteness_bound = 2 * cells
-        self.hasher = {"name": "combinations+turn|landing-cell",
-                       "tiers": "(pieces p, go-again g): g=0 occupied set and turn, g=1 occupied "
-                                "set and the landing cell among the p occupied cells",
-                       "cells": cells, "symmetries": len(symmetries) + 1}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=2 + cells,
+            max_moves=4 * cells + 1,
+            loopy=False,
+            remoteness_bound=2 * cells,
+            hasher={"name": "combinations+turn|landing-cell",
+                    "tiers": "(pieces p, go-again g): g=0 occupied set and turn, g=1 occupied "
+                             "set and the landing cell among the p occupied cells",
+                    "cells": cells, "symmetries": len(symmetries) + 1})
 
     def tier_children(self, tier: int) -> set[int]:
         pieces, goagain = divmod(tier, 2)
@@ -361,21 +391,21 @@ class Konane(Game):
         for c, symbol in enumerate("".join(board)):
             white = self._cell_is_white(c)
             if symbol != "-" and (symbol == "w") != white:
-                raise ValueError(f"{text!r} has {symbol} on {self._square_name(c)}, a "
-                                 f"{'white' if white else 'black'} cell: a cell holds only its "
-                                 "own colour or is empty")
+                    raise ValueError(f"{text!r} has {symbol} on {self._square_name(c)}, a "
+                                     f"{'white' if white else 'black'} cell: a cell holds only its "
+                                     "own colour or is empty")
             cells.append(SYMBOLS.index(symbol))
         landed = -1
         if landed_word != '""':
             try:
-                row, col = parse_square(landed_word, rows, cols)
+                    row, col = parse_square(landed_word, rows, cols)
             except ValueError as error:
-                raise ValueError(f'the go-again cell in {text!r} must be "" or a cell: {error}') from None
+                    raise ValueError(f'the go-again cell in {text!r} must be "" or a cell: {error}') from None
             landed = row * cols + col
             owner = WHITE if mover == 0 else BLACK
             if cells[landed] != owner:
-                raise ValueError(f"in {text!r} {'White' if mover == 0 else 'Black'} goes again "
-                                 f"from {landed_word}, which holds no {'white' if mover == 0 else 'black'} piece")
+                    raise ValueError(f"in {text!r} {'White' if mover == 0 else 'Black'} goes again "
+                                     f"from {landed_word}, which holds no {'white' if mover == 0 else 'black'} piece")
         state = np.array([mover, landed, *cells], dtype=np.int64)
         if landed >= 0 and self.primitive_value(state) == ILLEGAL:
             raise ImpossiblePositionError(f"{text!r} cannot arise: {self.explain_illegal(state)}")
@@ -385,7 +415,7 @@ class Konane(Game):
         if self.options["goagain_any"]:
             return "a go-again turn only exists when the player has a jump, and here none is left"
         return (f"a go-again turn only exists when the piece that landed on "
-                f"{self._square_name(int(state[1]))} can jump again, and it cannot")
+                    f"{self._square_name(int(state[1]))} can jump again, and it cannot")
 
     def format(self, state: np.ndarray) -> str:
         landed = '""' if state[1] < 0 else self._square_name(int(state[1]))

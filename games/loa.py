@@ -32,22 +32,43 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import (
+    as_mask,
+    deposit_bits,
+    extract_bits,
+    lowest_bit,
+    popcount,
+    shift_down,
+    sort_unique,
+)
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    GameFunctions, Option, PieceCountGame, board_cells, code_masks, cols_option,
-    decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
-)
-from tiersolve.hashers.bits import (
-    as_mask, deposit_bits, extract_bits, lowest_bit, popcount, shift_down,
+    GameFunctions,
+    GameSpec,
+    Option,
+    PieceCountGame,
+    board_cells,
+    code_masks,
+    cols_option,
+    decode_board_state,
+    encode_board_state,
+    keep_first_pieces,
+    rows_option,
+    square_name,
 )
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, colour_changes, decode_board, encode_board, encode_changed,
-    encode_quiet_moves, nearly_symmetric,
+    board_images,
+    canonical_black,
+    colour_changes,
+    decode_board,
+    encode_board,
+    encode_changed,
+    encode_quiet_moves,
+    nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
-from tiersolve.solver.common import sort_unique
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
+from tiersolve.jit import jit
+from tiersolve.values import LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "-bw"
@@ -369,8 +390,12 @@ def primitive(data, state, move_count):
     return outcome(data.neighbours, black, white, state[0])
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "loa"
+
+
 class LinesOfAction(PieceCountGame):
-    name = "loa"
+    name = NAME
     title = "Lines of Action"
     options_spec = (
         # Lines of up to 8 cells: a move's two cells are a byte of line_moves.
@@ -395,7 +420,24 @@ class LinesOfAction(PieceCountGame):
             options = {**options, "max_pieces": 0}
         return options
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 4, "symmetry": True},
+        {"rows": 4, "cols": 3, "max_pieces": 2, "symmetry": True},
+        {"rows": 4, "cols": 4, "max_pieces": 2},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 3, "symmetry": True},
+        {"rows": 3, "cols": 4, "max_pieces": 2},
+        {"rows": 4, "cols": 4, "max_pieces": 2, "symmetry": True},
+    )
+    #: The same, minutes each: pytest -m slow.
+    slow_reference_boards = (
+        {"rows": 4, "cols": 4},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols, limit=64)
         black, white = self.starting_pieces()
@@ -404,19 +446,23 @@ class LinesOfAction(PieceCountGame):
         symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
         try:
-            self.build_space(cells, most_black, most_white, symmetries)
+            hasher = self.build_space(cells, most_black, most_white, symmetries)
         except ValueError as error:
             raise ValueError(f"{self.describe()}: {error}; build an endgame table with "
                              "--max-pieces K (e.g. 3 or 4)") from None
-        self.data = LoaData(self.space.table, *line_tables(rows, cols))
-        self.state_size = 1 + cells
+        data = LoaData(self.space.table, *line_tables(rows, cols))
         most = max(most_black, most_white)
-        self.max_moves = max(8 * most, 1)
-        # + 2: the un-moves write three slots a line before they know how many it has.
-        self.max_parents = 8 * most + 3
-        self.loopy = True
-        self.parents_are_distinct = True  # parents() counts a repeat once itself
-        self.remoteness_bound = None
+        return GameSpec(
+            tiers=self.space.tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=max(8 * most, 1),
+            loopy=True,
+            remoteness_bound=None,
+            hasher=hasher,
+            # + 2: the un-moves write three slots a line before they know how many it has.
+            max_parents=8 * most + 3,
+            parents_are_distinct=True)  # parents() counts a repeat once itself
 
     def default_start(self) -> str:
         """The standard start; for an endgame table (``--max-pieces``), the standard
@@ -434,14 +480,14 @@ class LinesOfAction(PieceCountGame):
         start_black, start_white = self.starting_pieces()
         if not blacks or not whites:
             raise ImpossiblePositionError(f"{text!r} cannot arise: a side with one piece is connected and has "
-                             "won, so no side ever loses its last piece")
+                                 "won, so no side ever loses its last piece")
         if blacks > start_black or whites > start_white:
             raise ImpossiblePositionError(f"{text!r} has {blacks} black and {whites} white pieces; a "
-                             f"{self.describe()} game starts with {start_black} and {start_white}")
+                                 f"{self.describe()} game starts with {start_black} and {start_white}")
         limit = self.options["max_pieces"]
         if limit and max(blacks, whites) > limit:
             raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces, more than "
-                             f"this database's --max-pieces {limit}")
+                                 f"this database's --max-pieces {limit}")
         return np.array([turn, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
@@ -454,7 +500,7 @@ class LinesOfAction(PieceCountGame):
         cell = move // 8
         child, _ = self.play(state, move)
         target = next(c for c in range(rows * cols) if child[1 + c] == state[1 + cell] and
-                      state[1 + c] != state[1 + cell])
+                          state[1 + c] != state[1 + cell])
         capture = "x" if state[1 + target] != EMPTY else "-"
         return f"{square_name(cell // cols, cell % cols, rows)}{capture}" \
                f"{square_name(target // cols, target % cols, rows)}"
@@ -479,33 +525,33 @@ def line_tables(rows: int, cols: int) -> tuple[np.ndarray, ...]:
         for direction, (dr, dc) in enumerate(DIRECTIONS):
             between = 0
             for distance in range(1, reach + 1):
-                r, c = row + dr * distance, col + dc * distance
-                if not (0 <= r < rows and 0 <= c < cols):
-                    break
-                bit = 1 << (r * cols + c)
-                lines[cell][LINE_OF[direction]] |= bit
-                targets[cell, direction, distance] = r * cols + c
-                paths[cell][direction][distance] = between
-                between |= bit
-                if distance == 1:
-                    neighbours[cell] |= bit
+                    r, c = row + dr * distance, col + dc * distance
+                    if not (0 <= r < rows and 0 <= c < cols):
+                        break
+                    bit = 1 << (r * cols + c)
+                    lines[cell][LINE_OF[direction]] |= bit
+                    targets[cell, direction, distance] = r * cols + c
+                    paths[cell][direction][distance] = between
+                    between |= bit
+                    if distance == 1:
+                        neighbours[cell] |= bit
 
     def masks(values):
         return np.array([as_mask(v) for v in values], dtype=np.int64)
 
     whole = sorted({(lines[cell][family], family) for cell in range(cells) for family in range(4)
-                    if bin(lines[cell][family]).count("1") >= 2})
+                        if bin(lines[cell][family]).count("1") >= 2})
     lengths = [bin(mask).count("1") for mask, _ in whole]
     firsts = np.cumsum([0] + [4 ** length for length in range(reach + 1)])
     facts = np.array([(firsts[length], length, LINE_OF.index(family))
-                      for length, (_, family) in zip(lengths, whole)], dtype=np.int64)
+                          for length, (_, family) in zip(lengths, whole)], dtype=np.int64)
     return (masks([v for row in lines for v in row]).reshape(cells, 4), targets,
             masks([v for per_cell in paths for per_dir in per_cell for v in per_dir])
             .reshape(cells, 8, reach + 1), masks(neighbours), masks([mask for mask, _ in whole]),
             facts.reshape(-1, 3),
             np.concatenate([line_move_table(length) for length in range(reach + 1)]),
             np.array([sum(1 << line for line, (mask, _) in enumerate(whole) if mask >> cell & 1)
-                      for cell in range(cells)], dtype=np.int64))
+                          for cell in range(cells)], dtype=np.int64))
 
 
 def line_move_table(length: int) -> np.ndarray:
@@ -544,7 +590,7 @@ def line_move_table(length: int) -> np.ndarray:
             low, high = np.minimum(start, target), np.maximum(start, target)
             between = (cell > low[:, None]) & (cell < high[:, None])
             legal = (mine[:, start] == 1) & inside & (pieces > 0) & \
-                (mine[keys, target] == 0) & ~(between & (theirs == 1)).any(axis=1)
+                    (mine[keys, target] == 0) & ~(between & (theirs == 1)).any(axis=1)
             capture = legal & (theirs[keys, target] == 1)
             quiet_pairs |= np.where(legal & ~capture, ((1 << start) | (1 << target)) << (8 * quiet), 0)
             quiet += legal & ~capture

@@ -26,12 +26,20 @@ import numpy as np
 
 from tiersolve.errors import OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, cols_option, copy_into, no_move_value, rows_option,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    cols_option,
+    copy_into,
+    no_move_value,
+    rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import UNDECIDED
 
 ROWS, COLS, BACKWARD, IS_MISERE = 0, 1, 2, 3
 TURNS = "LR"
@@ -206,8 +214,12 @@ def row_tables(cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _ROW_WORD = re.compile(r"(\d+)L(\d+)R(\d+)")
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "northcott"
+
+
 class Northcott(Game):
-    name = "northcott"
+    name = NAME
     title = "Northcott's Game"
     options_spec = (
         rows_option(3, maximum=64),
@@ -219,27 +231,47 @@ class Northcott(Game):
                               parents=parents, sweep_level=sweep_level)
     state_fields = "turn (0 = L, 1 = R), then a, b, c of each row"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 2, "cols": 4}, {"rows": 2, "cols": 5, "backward": True},
+        {"rows": 3, "cols": 4, "backward": True, "misere": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 2, "cols": 4}, {"rows": 2, "cols": 4, "misere": True},
+        {"rows": 2, "cols": 4, "backward": True},
+        {"rows": 2, "cols": 4, "backward": True, "misere": True}, {"rows": 3, "cols": 5},
+        {"rows": 3, "cols": 5, "backward": True},
+        {"rows": 3, "cols": 5, "backward": True, "misere": True},
+        {"rows": 3, "cols": 6, "backward": True, "misere": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         row_states = cols * (cols - 1) // 2
         size = 2 * digits_count([row_states] * rows)
         if size >= 1 << 62:
             raise ValueError(f"a {rows}x{cols} board has too many positions to index")
-        self.tiers = TierLayout(keys=[()], sizes=[size])
+        tiers = TierLayout(keys=[()], sizes=[size])
         row_a, row_b, gap_offset = row_tables(cols)
-        self.data = NorthcottData(
+        data = NorthcottData(
             params=np.array([rows, cols, self.options["backward"], self.options["misere"]], dtype=np.int64),
             row_a=row_a, row_b=row_b, gap_offset=gap_offset)
-        self.state_size = 1 + 3 * rows
-        self.max_moves = rows * max(cols - 2, 0)
-        self.max_parents = self.max_moves
-        self.loopy = self.options["backward"]
-        self.parents_are_distinct = True  # each un-move sets one row to its own state
-        self.remoteness_bound = None if self.loopy else rows * (cols - 2)
+        max_moves = rows * max(cols - 2, 0)
+        loopy = self.options["backward"]
         levels = rows * (cols - 2) + 1
-        self.sweep_levels = levels if not self.loopy and levels <= 256 else 0
-        self.hasher = {"name": "mixed-radix", "digits": "row states (widest gap first), turn",
-                       "radices": [row_states] * rows + [2]}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + 3 * rows,
+            max_moves=max_moves,
+            loopy=loopy,
+            remoteness_bound=None if loopy else rows * (cols - 2),
+            hasher={"name": "mixed-radix", "digits": "row states (widest gap first), turn",
+                    "radices": [row_states] * rows + [2]},
+            max_parents=max_moves,
+            sweep_levels=levels if not loopy and levels <= 256 else 0,
+            parents_are_distinct=True)  # each un-move sets one row to its own state
 
     def tier_children(self, tier: int) -> set[int]:
         return {0}
@@ -258,23 +290,23 @@ class Northcott(Game):
             raise ValueError(f"the turn in {text!r} must be L or R, got {turn!r}")
         if len(words) != rows:
             raise OtherBoardError(f"{text!r} has {len(words)} row{'s' if len(words) != 1 else ''}, but this {self.describe()} "
-                             f"game has {rows}")
+                                 f"game has {rows}")
         state = [TURNS.index(turn)]
         for number, word in enumerate(words, start=1):
             match = _ROW_WORD.fullmatch(word)
             if not match:
-                raise ValueError(f"row {number} of {text!r} is {word!r}; a row is aLbRc, "
-                                 "e.g. 1L3R0")
+                    raise ValueError(f"row {number} of {text!r} is {word!r}; a row is aLbRc, "
+                                     "e.g. 1L3R0")
             a, b, c = map(int, match.groups())
             if a + b + c + 2 != cols:
-                raise OtherBoardError(f"row {number} of {text!r} ({word}) spans {a + b + c + 2} "
-                                 f"columns, but this {self.describe()} game has {cols}")
+                    raise OtherBoardError(f"row {number} of {text!r} ({word}) spans {a + b + c + 2} "
+                                     f"columns, but this {self.describe()} game has {cols}")
             state += [a, b, c]
         return np.array(state, dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
         rows = " ".join(f"{state[1 + 3 * r]}L{state[2 + 3 * r]}R{state[3 + 3 * r]}"
-                        for r in range(self.options["rows"]))
+                            for r in range(self.options["rows"]))
         return f"({TURNS[state[0]]} {rows})"
 
     def grid(self, state: np.ndarray) -> list[str]:
@@ -285,7 +317,7 @@ class Northcott(Game):
         ['-L---R']
         """
         return [f"{'-' * state[1 + 3 * r]}L{'-' * state[2 + 3 * r]}R{'-' * state[3 + 3 * r]}"
-                for r in range(self.options["rows"])]
+                    for r in range(self.options["rows"])]
 
     def move_name(self, state: np.ndarray, move: int) -> str:
         cols = self.options["cols"]

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.games.base import MISERE, Game, GameFunctions, Option
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import LOSE, UNDECIDED, WIN
+from tiersolve.games.base import MISERE, Game, GameFunctions, GameSpec, Option
+from tiersolve.jit import jit
+from tiersolve.values import LOSE, UNDECIDED, WIN
 
 TARGET, MAX_STEP, IS_MISERE = 0, 1, 2
 TURNS = "LR"
@@ -66,8 +66,12 @@ def primitive(data, state, move_count):
     return UNDECIDED
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "1210"
+
+
 class OneTwoTen(Game):
-    name = "1210"
+    name = NAME
     title = "1,2,...,10"
     options_spec = (
         Option("target", int, 10, "the sum to reach", 1, 100_000),
@@ -77,19 +81,32 @@ class OneTwoTen(Game):
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
     state_fields = "turn (0 = L, 1 = R), sum"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"target": 7, "max_step": 3},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"target": 10, "max_step": 2}, {"target": 10, "max_step": 2, "misere": True},
+        {"target": 13, "max_step": 3}, {"target": 13, "max_step": 3, "misere": True},
+    )
+
+    def build(self) -> GameSpec:
         from tiersolve.hashers.tiers import TierLayout
 
         target = self.options["target"]
-        self.tiers = TierLayout(keys=[()], sizes=[2 * (target + 1)])
-        self.data = OneTwoTenData(
+        tiers = TierLayout(keys=[()], sizes=[2 * (target + 1)])
+        data = OneTwoTenData(
             params=np.array([target, self.options["max_step"], self.options["misere"]], dtype=np.int64))
-        self.state_size = 2
-        self.max_moves = self.options["max_step"]
-        self.loopy = False
-        self.remoteness_bound = target
-        self.hasher = {"name": "mixed-radix", "digits": ["sum", "turn"],
-                       "radices": [target + 1, 2]}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=2,
+            max_moves=self.options["max_step"],
+            loopy=False,
+            remoteness_bound=target,
+            hasher={"name": "mixed-radix", "digits": ["sum", "turn"],
+                    "radices": [target + 1, 2]})
 
     def tier_children(self, tier: int) -> set[int]:
         return {0}
@@ -110,7 +127,7 @@ class OneTwoTen(Game):
             raise ValueError(f"the sum in {text!r} must be a whole number, got {total!r}")
         if int(total) > self.options["target"]:
             raise ValueError(f"the sum {total} in {text!r} is past the target "
-                             f"{self.options['target']}")
+                                 f"{self.options['target']}")
         return np.array([TURNS.index(turn), int(total)], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:

@@ -14,7 +14,7 @@ colour wins, whoever made the move.
 
 The database solves the *position game* (docs/RULES.md): a position is the board and the
 player to move, and a repeated board is not punished, so endless play is a DRAW. The
-real rule (who repeats a board loses) needs the game's history: ``tiersolve.history``
+real rule (who repeats a board loses) needs the game's history: ``tiersolve.databases.history``
 answers it on top of the database.
 
 Position ``(T row row ...)``: turn ``x``/``o``; cells ``x``, ``o``, ``-``.
@@ -35,17 +35,28 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import as_mask, deposit_bits, extract_bits, popcount
+from tiersolve.contract import TierType
 from tiersolve.games.base import (
-    Game, GameFunctions, Option, board_cells, code_masks, decode_board_state,
-    encode_board_state, fill_cells,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    code_masks,
+    decode_board_state,
+    encode_board_state,
+    fill_cells,
 )
-from tiersolve.hashers.bits import as_mask, deposit_bits, extract_bits, popcount
 from tiersolve.hashers.boards import (
-    BoardSpace, block_of_counts, decode_board, encode_board, encode_in_block,
+    BoardSpace,
+    block_of_counts,
+    decode_board,
+    encode_board,
+    encode_in_block,
 )
-from tiersolve.solver.common import TierType
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import LOSE, UNDECIDED, WIN
+from tiersolve.jit import jit
+from tiersolve.values import LOSE, UNDECIDED, WIN
 
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = "-xo"
@@ -295,8 +306,12 @@ def insertion_lines(size: int) -> np.ndarray:
     return np.array(lines, dtype=np.int64)
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "pousse"
+
+
 class Pousse(Game):
-    name = "pousse"
+    name = NAME
     title = "Pousse"
     options_spec = (
         Option("size", int, 4, "board size N (an N x N board)", minimum=1, maximum=8),
@@ -304,7 +319,7 @@ class Pousse(Game):
     functions = GameFunctions(decode_board_state, encode_board_state, generate_moves, do_move,
                               primitive, expand, parents=parents, expand_leaving=expand_leaving)
     state_fields = "turn (0 = x), then cells top row first (0 empty, 1 x, 2 o)"
-    #: The real game: whoever repeats a board configuration loses (tiersolve.history).
+    #: The real game: whoever repeats a board configuration loses (tiersolve.databases.history).
     repetition_loses = True
 
     @staticmethod
@@ -321,11 +336,20 @@ class Pousse(Game):
     def markers_of_key(key: bytes) -> int:
         return len(key) - key.count(0)
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"size": 1}, {"size": 2}, {"size": 3},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"size": 1}, {"size": 2}, {"size": 3},
+    )
+
+    def build(self) -> GameSpec:
         size = self.options["size"]
         cells = board_cells(size, size, limit=64)
         self.space = BoardSpace(cells, [[(x, k - x) for x in range(k + 1)] for k in range(cells + 1)])
-        self.tiers = self.space.tiers
+        tiers = self.space.tiers
         lines = insertion_lines(size)
         straights = np.zeros(2 * size, dtype=np.int64)
         for i in range(size):
@@ -335,15 +359,18 @@ class Pousse(Game):
         line_masks = np.array([as_mask(sum(1 << int(c) for c in line)) for line in lines], np.int64)
         reversed_entry = np.array([int(line[0] > line[-1]) for line in lines], np.int64)
         reverse = np.array([int(format(b, f"0{size}b")[::-1], 2) for b in range(1 << size)], np.int64)
-        self.data = PousseData(self.space.table, lines, straights, line_masks, reversed_entry, reverse,
+        data = PousseData(self.space.table, lines, straights, line_masks, reversed_entry, reverse,
                                insertion_table(size))
-        self.state_size = 1 + cells
-        self.max_moves = 4 * size
-        self.max_parents = 8 * size
-        self.loopy = True
-        self.remoteness_bound = None
-        self.hasher = {"name": "two-colour boards", "tiers": "markers on the board (x, o), turn",
-                       "cells": cells, "symmetries": 1}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=4 * size,
+            loopy=True,
+            remoteness_bound=None,
+            hasher={"name": "two-colour boards", "tiers": "markers on the board (x, o), turn",
+                    "cells": cells, "symmetries": 1},
+            max_parents=8 * size)
 
     def tier_children(self, tier: int) -> set[int]:
         size = self.options["size"]

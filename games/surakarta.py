@@ -36,20 +36,33 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import as_mask, highest_bit, lowest_bit, popcount, shift_down, sort_unique
+from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    GameFunctions, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
-    encode_board_state, keep_first_pieces, square_name,
+    GameFunctions,
+    GameSpec,
+    Option,
+    PieceCountGame,
+    board_cells,
+    code_masks,
+    decode_board_state,
+    encode_board_state,
+    keep_first_pieces,
+    square_name,
 )
-from tiersolve.hashers.bits import as_mask, highest_bit, lowest_bit, popcount, shift_down
 from tiersolve.hashers.boards import (
-    board_images, canonical_black, colour_changes, decode_board, encode_changed, encode_quiet_moves,
+    board_images,
+    canonical_black,
+    colour_changes,
+    decode_board,
+    encode_changed,
+    encode_quiet_moves,
     nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
-from tiersolve.solver.common import TERMINAL, sort_unique
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "-bw"
@@ -364,8 +377,12 @@ def terminal(data, state):
     return LOSE if mine == 0 and theirs != 0 else 0
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "surakarta"
+
+
 class Surakarta(PieceCountGame):
-    name = "surakarta"
+    name = NAME
     title = "Surakarta"
     options_spec = (
         Option("size", int, 6, "board size N (an N x N board)", minimum=4, maximum=8),
@@ -396,26 +413,41 @@ class Surakarta(PieceCountGame):
         size, limit = self.options["size"], self.options["max_pieces"]
         return min(limit, 2 * size) if limit else self.automatic_limit(size)
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"size": 4, "max_pieces": 2}, {"size": 4, "max_pieces": 2, "symmetry": True},
+        {"size": 6, "max_pieces": 1, "symmetry": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"size": 4, "max_pieces": 2}, {"size": 4, "max_pieces": 2, "symmetry": True},
+        {"size": 5, "max_pieces": 1}, {"size": 4, "max_pieces": 3}, {"size": 6, "max_pieces": 2},
+    )
+
+    def build(self) -> GameSpec:
         size = self.options["size"]
         cells = board_cells(size, size, limit=64)
         limit = self.piece_limit
         symmetries = grid_symmetries(size, size, mirror_up_down=True, transpose=True) \
             if self.options["symmetry"] else []
-        self.build_space(cells, limit, limit, symmetries)
+        hasher = self.build_space(cells, limit, limit, symmetries)
         neighbours = np.zeros(cells, dtype=np.int64)
         for cell in range(cells):
             row, col = divmod(cell, size)
             for dr, dc in DIRECTIONS:
                 if 0 <= row + dr < size and 0 <= col + dc < size:
                     neighbours[cell] |= np.int64(1) << ((row + dr) * size + col + dc)
-        self.data = SurakartaData(self.space.table, neighbours, *circuit_tables(size))
-        self.state_size = 1 + cells
-        self.max_moves = limit * (8 + limit)  # each piece: 8 steps, a capture per opposing piece
-        self.max_parents = 8 * limit
-        self.loopy = True
-        self.parents_are_distinct = True  # parents() counts a repeat once itself
-        self.remoteness_bound = None
+        data = SurakartaData(self.space.table, neighbours, *circuit_tables(size))
+        return GameSpec(
+            tiers=self.space.tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=limit * (8 + limit),  # each piece: 8 steps, a capture per opposing piece
+            loopy=True,
+            remoteness_bound=None,
+            hasher=hasher,
+            max_parents=8 * limit,
+            parents_are_distinct=True)  # parents() counts a repeat once itself
 
     def default_start(self) -> str:
         """Black on the two top rows, White on the two bottom rows; for a database with
@@ -431,11 +463,11 @@ class Surakarta(PieceCountGame):
         mover, other = (blacks, whites) if turn == 0 else (whites, blacks)
         if other == 0:
             raise ImpossiblePositionError(f"{text!r} cannot arise: the player to move took the last "
-                             "opposing piece, so the game ended with the other player to move")
+                                 "opposing piece, so the game ended with the other player to move")
         limit = self.piece_limit
         if max(blacks, whites) > limit and mover:
             raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces; this "
-                             f"{self.describe()} database holds 1..{limit} a side")
+                                 f"{self.describe()} database holds 1..{limit} a side")
         return np.array([turn, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:

@@ -25,16 +25,24 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import deposit_bits, lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, cols_option, no_move_value, rows_option,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    cols_option,
+    no_move_value,
+    rows_option,
     square_name,
 )
-from tiersolve.hashers.bits import deposit_bits, lowest_bit, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import UNDECIDED
+from tiersolve.jit import jit
+from tiersolve.values import UNDECIDED
 
 CELLS, IS_MISERE = 0, 1
 EMPTY, WHITE_HEAD, WHITE_BODY, BLACK_HEAD, BLACK_BODY = 0, 1, 2, 3, 4
@@ -237,8 +245,12 @@ def neighbour_table(rows: int, cols: int, wrap: bool) -> tuple[np.ndarray, np.nd
     return targets, through
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "surround"
+
+
 class Surround(Game):
-    name = "surround"
+    name = NAME
     title = "Surround"
     options_spec = (
         rows_option(3, minimum=2),
@@ -250,21 +262,36 @@ class Surround(Game):
     state_fields = "turn (0 = white), then cells top row first (0 empty, 1 white head, " \
                    "2 white body, 3 black head, 4 black body)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 2, "cols": 3}, {"rows": 3, "cols": 3, "wormholes": True},
+        {"rows": 2, "cols": 2, "wormholes": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 3, "cols": 4}, {"rows": 3, "cols": 4, "wormholes": True},
+        {"rows": 3, "cols": 4, "misere": True},
+        {"rows": 3, "cols": 4, "wormholes": True, "misere": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols = self.options["rows"], self.options["cols"]
         cells = board_cells(rows, cols)
         sizes = [int(subset_count(cells, t)) * (cells - t) * (cells - t - 1) for t in range(cells - 1)]
-        self.tiers = TierLayout(keys=[(t,) for t in range(cells - 1)], sizes=sizes)
+        tiers = TierLayout(keys=[(t,) for t in range(cells - 1)], sizes=sizes)
         targets, through = neighbour_table(rows, cols, self.options["wormholes"])
-        self.data = SurroundData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
+        data = SurroundData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
                            neighbours=targets, through=through)
-        self.state_size = 1 + cells
-        self.max_moves = 4
-        self.loopy = False
-        self.remoteness_bound = cells - 2
-        self.hasher = {"name": "combinations+heads", "tiers": "body cells t",
-                       "within tier": "body subset, white head among free cells, black head "
-                                      "among the rest", "cells": cells}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=4,
+            loopy=False,
+            remoteness_bound=cells - 2,
+            hasher={"name": "combinations+heads", "tiers": "body cells t",
+                    "within tier": "body subset, white head among free cells, black head "
+                                   "among the rest", "cells": cells})
 
     def tier_children(self, tier: int) -> set[int]:
         return {tier + 1} if tier + 1 < self.tiers.count else set()
@@ -281,16 +308,16 @@ class Surround(Game):
         for code, colour in ((WHITE_HEAD, "white"), (BLACK_HEAD, "black")):
             heads = cells.count(code)
             if heads != 1:
-                raise ImpossiblePositionError(f"{text!r} has {heads} {colour} head{'s' if heads != 1 else ''} ({SYMBOLS[code]}); a "
-                                 "position has exactly one of each")
+                    raise ImpossiblePositionError(f"{text!r} has {heads} {colour} head{'s' if heads != 1 else ''} ({SYMBOLS[code]}); a "
+                                     "position has exactly one of each")
         white_body, black_body = cells.count(WHITE_BODY), cells.count(BLACK_BODY)
         if white_body not in (black_body, black_body + 1):
             raise ImpossiblePositionError(f"in {text!r} White has grown {white_body} cells (o) and Black "
-                             f"{black_body} (x); they alternate starting with White")
+                                 f"{black_body} (x); they alternate starting with White")
         expected = "w" if white_body == black_body else "b"
         if "wb"[turn] != expected:
             raise ImpossiblePositionError(f"in {text!r} it must be {'White' if expected == 'w' else 'Black'}'s "
-                             f"turn: White has grown {white_body} cells and Black {black_body}")
+                                 f"turn: White has grown {white_body} cells and Black {black_body}")
         return np.array([0 if expected == "w" else 1, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:
@@ -320,13 +347,13 @@ class Surround(Game):
             """A white worm ending at the white head (``path`` from the head back),
             leaving a black worm of the other body cells."""
             if len(path) == white_cells + 1:
-                rest = body - set(path)
-                return path if _path_from(black_head, rest | {black_head}, targets) else None
+                    rest = body - set(path)
+                    return path if _path_from(black_head, rest | {black_head}, targets) else None
             for target in targets[path[-1]]:
-                if int(target) in body and int(target) not in path:
-                    found = grow(path + [int(target)])
-                    if found is not None:
-                        return found
+                    if int(target) in body and int(target) not in path:
+                        found = grow(path + [int(target)])
+                        if found is not None:
+                            return found
             return None
 
         white = grow([white_head])
@@ -352,13 +379,13 @@ class Surround(Game):
         rows = self.options["rows"]
         cols = self.options["cols"]
         for head_code, body_code, colour in ((WHITE_HEAD, WHITE_BODY, "White"),
-                                             (BLACK_HEAD, BLACK_BODY, "Black")):
+                                                 (BLACK_HEAD, BLACK_BODY, "Black")):
             worm = set(np.flatnonzero((cells == head_code) | (cells == body_code)).tolist())
             head = int(np.flatnonzero(cells == head_code)[0])
             if not _path_from(head, worm, targets):
-                names = ", ".join(square_name(c // cols, c % cols, rows) for c in sorted(
-                    worm, key=lambda c: (c % cols, -(c // cols))))
-                return f"{colour}'s body and head ({names}) do not form a path ending at the head"
+                    names = ", ".join(square_name(c // cols, c % cols, rows) for c in sorted(
+                        worm, key=lambda c: (c % cols, -(c // cols))))
+                    return f"{colour}'s body and head ({names}) do not form a path ending at the head"
         return None
 
     def move_name(self, state: np.ndarray, move: int) -> str:
@@ -376,7 +403,7 @@ def _path_from(cell: int, worm: set[int], targets: np.ndarray) -> bool:
     for target in targets[cell]:
         if int(target) in left:
             if _path_from(int(target), left, targets):
-                return True
+                    return True
     return False
 
 

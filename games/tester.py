@@ -16,9 +16,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from tiersolve.contract import TERMINAL, TierType
 from tiersolve.games.base import Game
-from tiersolve.solver.common import TERMINAL, TierType
-from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, WIN
+from tiersolve.values import DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, WIN
 
 
 class ContractError(AssertionError):

@@ -20,16 +20,25 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, Option, board_cells, code_masks, cols_option, normalise_dashes,
-    rows_option, square_name,
+    MISERE,
+    Game,
+    GameFunctions,
+    GameSpec,
+    Option,
+    board_cells,
+    code_masks,
+    cols_option,
+    normalise_dashes,
+    rows_option,
+    square_name,
 )
-from tiersolve.hashers.bits import lowest_bit, popcount
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
-from tiersolve.solver.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from tiersolve.jit import jit
+from tiersolve.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
 
 CELLS, IS_MISERE = 0, 1
 EMPTY, X, O = 0, 1, 2
@@ -147,8 +156,12 @@ def line_masks(rows: int, cols: int, k: int, diagonal: bool) -> np.ndarray:
 DEFAULT_START_3X4 = "(x ---- x--- --o-)"
 
 
+#: The registry's name for this game (``tiersolve.games`` finds the game by this line).
+NAME = "ttt"
+
+
 class TicTacToe(Game):
-    name = "ttt"
+    name = NAME
     title = "Tomorrow's Tic-Tac-Toe"
     options_spec = (
         rows_option(3),
@@ -160,22 +173,39 @@ class TicTacToe(Game):
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand)
     state_fields = "turn (0 = x, 1 = o), then cells top row first (0 empty, 1 x, 2 o)"
 
-    def build(self) -> None:
+    #: Boards whose every index the game tester checks (tests/test_conformance.py).
+    tester_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 2, "cols": 4, "k": 2, "diagonal": True},
+    )
+    #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
+    reference_boards = (
+        {"rows": 3, "cols": 3}, {"rows": 3, "cols": 3, "diagonal": True},
+        {"rows": 3, "cols": 3, "misere": True},
+        {"rows": 3, "cols": 3, "diagonal": True, "misere": True},
+        {"rows": 3, "cols": 3, "k": 2, "diagonal": True},
+        {"rows": 2, "cols": 4, "k": 2, "misere": True}, {"rows": 3, "cols": 4},
+        {"rows": 3, "cols": 4, "diagonal": True, "misere": True},
+    )
+
+    def build(self) -> GameSpec:
         rows, cols, k = self.options["rows"], self.options["cols"], self.options["k"]
         cells = board_cells(rows, cols)
         if k > max(rows, cols):
             raise ValueError(f"--k {k} is longer than the {rows}x{cols} board: "
                              "no line could ever be made")
         sizes = [int(board_count(cells, (t + 1) // 2, t // 2)) for t in range(cells + 1)]
-        self.tiers = TierLayout(keys=[((t + 1) // 2, t // 2) for t in range(cells + 1)], sizes=sizes)
-        self.data = TicTacToeData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
+        tiers = TierLayout(keys=[((t + 1) // 2, t // 2) for t in range(cells + 1)], sizes=sizes)
+        data = TicTacToeData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
                            lines=line_masks(rows, cols, k, self.options["diagonal"]))
-        self.state_size = 1 + cells
-        self.max_moves = cells
-        self.loopy = False
-        self.remoteness_bound = cells
-        self.hasher = {"name": "rearranger", "tiers": "marks placed t: x ceil(t/2), o floor(t/2)",
-                       "cells": cells}
+        return GameSpec(
+            tiers=tiers,
+            data=data,
+            state_size=1 + cells,
+            max_moves=cells,
+            loopy=False,
+            remoteness_bound=cells,
+            hasher={"name": "rearranger", "tiers": "marks placed t: x ceil(t/2), o floor(t/2)",
+                    "cells": cells})
 
     def tier_children(self, tier: int) -> set[int]:
         return {tier + 1} if tier + 1 < self.tiers.count else set()
@@ -194,16 +224,16 @@ class TicTacToe(Game):
         expected = "x" if xs == os_ else "o" if xs == os_ + 1 else None
         if expected is None:
             raise ImpossiblePositionError(f"{text!r} has {xs} x and {os_} o; x moves first, so x has as many "
-                             "marks as o or one more")
+                                 "marks as o or one more")
         if turn != expected:
             raise ImpossiblePositionError(f"in {text!r} it must be {expected}'s turn ({xs} x, {os_} o "
-                             "and x moves first)")
+                                 "and x moves first)")
         return np.array([0 if turn == "x" else 1, *cells], dtype=np.int64)
 
     def explain_illegal(self, state: np.ndarray) -> str:
         mover = "xo"[state[0]]
         return (f"{mover} already has a line, so the game ended when {mover} made it "
-                "and it cannot be their turn")
+                    "and it cannot be their turn")
 
     def format(self, state: np.ndarray) -> str:
         return self.format_board("xo"[state[0]], state[1:], SYMBOLS)

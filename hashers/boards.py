@@ -41,13 +41,19 @@ from typing import Sequence
 
 import numpy as np
 
-from tiersolve.hashers.bits import (
-    deposit_bits, extract_bits, full_mask, lowest_bit, permutation_tables, permute, popcount,
+from tiersolve.bits import (
+    deposit_bits,
+    extract_bits,
+    full_mask,
+    lowest_bit,
+    permutation_tables,
+    permute,
+    popcount,
     shift_down,
 )
 from tiersolve.hashers.combinations import SMALL_CELLS, rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 # Layout of the table: a header of these fields, then the arrays they point at.
 (CELLS, GROUP, BLACK_LIMIT, WHITE_LIMIT, BLOCK_OF, BLOCKS, TIER_FIRST, ORBIT_START, ORBIT_RANKS,
@@ -67,7 +73,7 @@ BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS, BLOCK_WI
 
 @jit(inline="always")
 def _permute(table, mask, which):
-    """The image of ``mask`` under group element ``which`` (hashers.bits.permute on the
+    """The image of ``mask`` under group element ``which`` (tiersolve.bits.permute on the
     flat table)."""
     image = 0
     position = 0

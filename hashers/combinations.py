@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.hashers.bits import BYTE_POPCOUNT, MAX_CELLS, popcount, shift_down
-from tiersolve.solver.jit import jit
+from tiersolve.bits import BYTE_POPCOUNT, MAX_CELLS, popcount, shift_down
+from tiersolve.jit import jit
 
 
 def _binomials(n_max: int, k_max: int) -> np.ndarray:

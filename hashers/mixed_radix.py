@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 
 def digits_count(radices) -> int:

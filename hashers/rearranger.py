@@ -20,9 +20,9 @@ True
 
 from __future__ import annotations
 
-from tiersolve.hashers.bits import deposit_bits, extract_bits, full_mask, popcount
+from tiersolve.bits import deposit_bits, extract_bits, full_mask, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 
 @jit(inline="always")

@@ -16,10 +16,10 @@ cell within ``S`` raises the rank, and so does moving a second-kind piece to a h
 free cell.
 
 ``region`` arrays hold ``[F mask, S mask, G mask]``; ``backwards`` is a
-``hashers.bits.permutation_tables`` table reversing the ``|S|`` cells of ``S``.
+``tiersolve.bits.permutation_tables`` table reversing the ``|S|`` cells of ``S``.
 
 >>> import numpy as np
->>> from tiersolve.hashers.bits import permutation_tables
+>>> from tiersolve.bits import permutation_tables
 >>> region = np.array([0b1000, 0b0110, 0b0001])     # F = cell 3, S = cells 1-2, G = cell 0
 >>> backwards = permutation_tables([[1, 0]], 2)
 >>> region_board_count(region, 1, 1, 0)              # first in S (2 ways), second among 2 cells
@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.hashers.bits import deposit_bits, extract_bits, permute, popcount
+from tiersolve.bits import deposit_bits, extract_bits, permute, popcount
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 F, S, G = 0, 1, 2
 

@@ -4,7 +4,7 @@ image or a rotation.
 With a symmetry group, the stored representative of a class is the member with the
 *highest* index. That choice keeps the bottom-up solver's order: a move that leads to
 a higher index still leads to a higher (or equal) canonical index. Images are
-computed with the cell-permutation tables of ``hashers.bits``.
+computed with the cell-permutation tables of ``tiersolve.bits``.
 
 >>> len(grid_symmetries(4, 4, mirror_up_down=True, transpose=True))  # the square's 7 others
 7
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.hashers.bits import permute
+from tiersolve.bits import permute
 from tiersolve.hashers.combinations import rank_subset
 from tiersolve.hashers.rearranger import rank_board
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 
 def grid_symmetries(rows: int, cols: int, *, mirror_left_right: bool = True,

@@ -46,7 +46,6 @@ from urllib.parse import quote
 
 import orjson
 
-from tiersolve.cli import move_dict
 from tiersolve.databases import open_database
 
 #: The Lua script wrk runs: requests from a file, cycled with a per-thread offset,
@@ -131,7 +130,7 @@ def single_answer(db, position: str) -> bytes:
     record = db.lookup(position)
     return orjson.dumps({"game": db.game.describe(), "position": record.position,
                          "value": record.value, "remoteness": record.remoteness,
-                         "moves": [move_dict(m) for m in db.moves(position)]})
+                         "moves": [m.as_dict() for m in db.moves(position)]})
 
 
 def batch_answer(db, positions: list[str]) -> bytes:

@@ -26,14 +26,18 @@ from _installed import require_tiersolve
 
 require_tiersolve("profile_build.py")
 
-from tiersolve.cli import add_game_options, game_from_args  # noqa: E402
+from tiersolve.cli.common import add_game_options, game_from_args  # noqa: E402
 from tiersolve.games import GAMES, game_class  # noqa: E402
-from tiersolve.games.domineering import CELLS as DOMINEERING_CELLS  # noqa: E402
 from tiersolve.games.base import Game  # noqa: E402
+from tiersolve.games.domineering import CELLS as DOMINEERING_CELLS  # noqa: E402
+from tiersolve.jit import bound_later, specialise  # noqa: E402
 from tiersolve.solver import tiers  # noqa: E402
 from tiersolve.solver.common import scratch  # noqa: E402
-from tiersolve.solver.jit import specialise  # noqa: E402
-from tiersolve.solver.values import UNDECIDED  # noqa: E402
+from tiersolve.values import UNDECIDED  # noqa: E402
+
+# What the templates below call; ``specialise`` binds them to the game's functions.
+decode, generate_moves, do_move, primitive, expand, unrank_subset = bound_later(
+    "decode", "generate_moves", "do_move", "primitive", "expand", "unrank_subset")
 
 
 def _decode_stage(data, tier, size, state_size, max_moves):
@@ -41,7 +45,7 @@ def _decode_stage(data, tier, size, state_size, max_moves):
     out, state, child, moves = scratch(state_size, max_moves)
     total = 0
     for local in range(size):
-        decode(data, tier, local, state)  # noqa: F821 (bound)
+        decode(data, tier, local, state)
         total += state[0]
     return total
 
@@ -52,9 +56,9 @@ def _moves_stage(data, tier, size, state_size, max_moves):
     out, state, child, moves = scratch(state_size, max_moves)
     total = 0
     for local in range(size):
-        decode(data, tier, local, state)  # noqa: F821
-        count = generate_moves(data, state, moves)  # noqa: F821
-        if primitive(data, state, count) == UNDECIDED:  # noqa: F821
+        decode(data, tier, local, state)
+        count = generate_moves(data, state, moves)
+        if primitive(data, state, count) == UNDECIDED:
             total += count
     return total
 
@@ -64,12 +68,12 @@ def _children_stage(data, tier, size, state_size, max_moves):
     out, state, child, moves = scratch(state_size, max_moves)
     total = 0
     for local in range(size):
-        decode(data, tier, local, state)  # noqa: F821
-        count = generate_moves(data, state, moves)  # noqa: F821
-        if primitive(data, state, count) != UNDECIDED:  # noqa: F821
+        decode(data, tier, local, state)
+        count = generate_moves(data, state, moves)
+        if primitive(data, state, count) != UNDECIDED:
             continue
         for k in range(count):
-            total += do_move(data, state, moves[k], child) + child[0]  # noqa: F821
+            total += do_move(data, state, moves[k], child) + child[0]
     return total
 
 
@@ -80,7 +84,7 @@ def _expand_stage(data, tier, size, state_size, max_moves):
     children = 0
     checksum = 0
     for local in range(size):
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821
+        count = expand(data, tier, local, out, state, child, moves)
         for k in range(count):
             checksum += out[k, 1]
         children += max(count, 0)
@@ -90,7 +94,7 @@ def _expand_stage(data, tier, size, state_size, max_moves):
 def _domineering_expand_unhashed(data, tier, local, out, state, child, moves):
     """Template: Domineering's ``expand`` (games/domineering.py, without symmetry) with
     each child's covered-cell mask stored instead of its rank: expand minus hashing."""
-    covered = unrank_subset(local, 2 * tier, data.params[DOMINEERING_CELLS])  # noqa: F821 (bound)
+    covered = unrank_subset(local, 2 * tier, data.params[DOMINEERING_CELLS])
     mine = data.dominoes[tier % 2]
     count = 0
     for k in range(mine.shape[0]):

@@ -17,7 +17,6 @@ nanoseconds a position.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -28,12 +27,14 @@ require_tiersolve("profile_loopy.py")
 
 import numpy as np  # noqa: E402
 
-from tiersolve.cli import add_game_options, game_from_args  # noqa: E402
+from tiersolve.cli.common import add_game_options, game_from_args  # noqa: E402
+from tiersolve.contract import TierType  # noqa: E402
 from tiersolve.games import GAMES, game_class  # noqa: E402
+from tiersolve.jit import bound_later, inlined, specialise  # noqa: E402
 from tiersolve.solver import loopy, tiers  # noqa: E402
 from tiersolve.solver.atomic import address_of  # noqa: E402
-from tiersolve.solver.common import TierType  # noqa: E402
-from tiersolve.solver.jit import inlined, specialise  # noqa: E402
+
+parents, = bound_later("parents")  # bound by specialise to the game's un-move generator
 
 
 def _kernel_name(kernel) -> str:
@@ -90,7 +91,7 @@ def _all_parents(data, tier, lo, hi, out, state, other):
     """Template: the number of un-moves of positions lo..hi-1 (``parents`` bound)."""
     total = 0
     for local in range(lo, hi):
-        total += parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+        total += parents(data, tier, local, out, state, other)
     return total
 
 

@@ -12,7 +12,7 @@ from _installed import require_tiersolve
 
 if __name__ == "__main__":
     require_tiersolve("query.py")
-    from tiersolve.startup import tune_command_line_process
+    from tiersolve.cli.startup import tune_command_line_process
 
     tune_command_line_process()  # before numba loads: docs/PROFILE.md
     from tiersolve.cli import run_command

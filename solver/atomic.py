@@ -1,8 +1,5 @@
 """Low-level numba intrinsics the solvers need for lean, threaded tiers.
 
-* ``atomic_decrement(array, index)``: decrements one element atomically (acquire and
-  release) and returns its old value, so two threads counting down one position's
-  moves never lose a step, and the one that reaches zero sees what the others wrote.
 * ``atomic_add(array, index, value)``: adds to one element atomically and returns its
   old value: threads take the next range of work from a shared cursor.
 * ``store_release(array, index, value)`` and ``load_acquire(array, index)``: a loopy
@@ -16,9 +13,6 @@
   the Python side keeps each array alive while a kernel may read it.
 
 >>> import numpy as np
->>> counts = np.array([3, 1], dtype=np.uint8)
->>> int(_decrement_twice(counts)), counts.tolist()
-(3, [1, 1])
 >>> cursor = np.zeros(1, dtype=np.int64)
 >>> int(_take(cursor, 5)), int(_take(cursor, 5)), cursor.tolist()
 (0, 5, [10])
@@ -33,23 +27,11 @@
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from tiersolve.solver.jit import jit
-
-
-@intrinsic
-def atomic_decrement(typingctx, array, index):
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        pointer = _element_pointer(context, builder, array_type, args[0], args[1])
-        one = ir.Constant(context.get_value_type(array_type.dtype), 1)
-        return builder.atomic_rmw("sub", pointer, one, "acq_rel")
-
-    return array.dtype(array, index), codegen
+from tiersolve.jit import jit
 
 
 @intrinsic
@@ -101,14 +83,6 @@ def load_at(typingctx, address, index, like):
         return builder.load(builder.gep(pointer, [args[1]]))
 
     return like(address, index, like), codegen
-
-
-@jit
-def _decrement_twice(counts):
-    """Doctest helper."""
-    old = atomic_decrement(counts, 0)
-    atomic_decrement(counts, 0)
-    return old
 
 
 @jit

@@ -18,21 +18,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.solver.atomic import load_at
-from tiersolve.solver.common import (
-    CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER,
-    CHILD_TIER_NOT_SOLVED, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, NO_CHILD, REMOTENESS_OVERFLOW,
-    TERMINAL, TERMINAL_NOT_A_VALUE, child_problem, child_score, expanding, report_failure, score_outcome, scratch,
+from tiersolve.contract import (
+    CHILD_INDEX,
+    CHILD_NOT_YET_SOLVED,
+    CHILD_TIER,
+    LEVEL_NOT_HIGHER,
+    LEVEL_OUT_OF_RANGE,
+    REMOTENESS_OVERFLOW,
 )
-from tiersolve.solver.jit import specialise
-from tiersolve.solver.values import DRAW, pack_record, unpack_remoteness, unpack_value
+from tiersolve.jit import bound_later, specialise
+from tiersolve.solver.common import (
+    NO_CHILD,
+    expanding_kernel,
+    read_child,
+    report_failure,
+    score_outcome,
+)
+from tiersolve.solver.records import pack_record
+from tiersolve.values import DRAW
+
+expand, sweep_level = bound_later("expand", "sweep_level")
 
 
-def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none, state_size,
-                     max_moves, failure, levels, level):
+def _solve_range(out, state, child, moves, data, tier, lo, hi, addresses, sizes, records,
+                 first, none, failure, levels, level):
     """Template: solve local indices hi-1 down to lo of ``tier`` into ``records``,
     local index ``i`` at ``records[i - first]`` (``first`` is 0 for a whole tier, and
-    a piece's first index when a tier is solved in pieces).
+    a piece's first index when a tier is solved in pieces); ``out``..``moves`` are
+    ``expand``'s buffers (``solver.common.expanding_kernel`` compiles it).
 
     ``addresses[t]`` is the address of tier t's records (0: not solved; for a SWEEP
     tier its own records), ``sizes[t]`` its size; ``none`` is the records' "no
@@ -42,60 +55,36 @@ def _solve_positions(data, tier, lo, hi, addresses, sizes, records, first, none,
     A leveled sweep (``levels`` not empty: the tier's ``sweep_level`` of each index)
     solves only the indices of ``level``, whose moves inside the tier lead to higher
     levels, solved before; the calls of one level share nothing, so they run side by
-    side, and each goes on past a failure so that the lowest one is reported.
-    ``solve_range`` is bound to ``_solve_range`` with the game's ``expand``."""
+    side, and each goes on past a failure so that the lowest one is reported."""
     if hi <= lo:
         return
-    out, state, child, moves = scratch(state_size, max_moves)
-    solve_range(data, tier, lo, hi, addresses, sizes, records, first, none,  # noqa: F821 (bound)
-                failure, levels, level, out, state, child, moves)
-
-
-def _solve_range(data, tier, lo, hi, addresses, sizes, records, first, none, failure, levels,
-                 level, out, state, child, moves):
-    """Template: the loop of ``_solve_positions``, given its scratch buffers, compiled
-    by ``solver.common.expanding`` (the game's ``expand`` inlined, no reference
-    counting: counting was half of Breakthrough's expand)."""
     like = records[lo - first]
     leveled = levels.size > 0
+    own = addresses[tier] != 0  # a SWEEP tier reads its own records
     for local in range(hi - 1, lo - 1, -1):
         if leveled and levels[local] != level:
             continue
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+        count = expand(data, tier, local, out, state, child, moves)
         if count <= 0:  # illegal (0), or primitive with value code -count
             records[local - first] = pack_record(-count, 0 if count < 0 else none)
             continue
         best = np.int64(NO_CHILD)
         problem = 0
-        record = like
         for k in range(count):
-            child_tier = out[k, CHILD_TIER]
+            score = np.int64(NO_CHILD)
             index = out[k, CHILD_INDEX]
-            if child_tier == TERMINAL:  # a finished game that is not indexed
-                value = index
-                distance = np.int64(0)
-                if child_problem(value) != 0:
-                    problem = TERMINAL_NOT_A_VALUE
-                    report_failure(failure, problem, local, child_tier, index)
-                    break
-            else:
-                if addresses[child_tier] == 0:
-                    problem = CHILD_TIER_NOT_SOLVED
-                elif index < 0 or index >= sizes[child_tier]:
-                    problem = CHILD_OUT_OF_RANGE
-                elif child_tier == tier and leveled and levels[index] <= level:
+            # a move inside a sweep tier must lead to a position solved before this one
+            if out[k, CHILD_TIER] == tier and own and 0 <= index < sizes[tier]:
+                if leveled and levels[index] <= level:
                     problem = LEVEL_NOT_HIGHER
-                elif child_tier == tier and not leveled and index <= local:
+                elif not leveled and index <= local:
                     problem = CHILD_NOT_YET_SOLVED
-                if problem == 0:
-                    record = load_at(addresses[child_tier], index, like)
-                    problem = child_problem(unpack_value(record))
-                if problem != 0:
-                    report_failure(failure, problem, local, child_tier, index)
-                    break
-                value = unpack_value(record)
-                distance = np.int64(unpack_remoteness(record))
-            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
+            if problem == 0:
+                problem, score = read_child(out, k, addresses, sizes, like)
+            if problem != 0:
+                report_failure(failure, problem, local, out[k, CHILD_TIER], index)
+                break
+            best = max(best, score)
         if problem != 0:
             records[local - first] = pack_record(0, none)
             if leveled:  # this level's other positions do not read this one
@@ -114,7 +103,7 @@ def _sweep_levels(data, tier, lo, hi, levels, histogram, state_size, failure):
     ``sweep_level`` is bound to the game's function by ``specialise``."""
     state = np.empty(state_size, np.int64)
     for local in range(lo, hi):
-        level = sweep_level(data, tier, local, state)  # noqa: F821 (bound)
+        level = sweep_level(data, tier, local, state)
         if level < 0 or level >= histogram.size:
             report_failure(failure, LEVEL_OUT_OF_RANGE, local, tier, level)
             return
@@ -132,17 +121,19 @@ LEVEL_TYPE = np.uint8
 
 
 def kernel_for(game):
-    """The game's compiled bottom-up kernel (compiled or loaded from cache on first use)."""
-    return specialise(_solve_positions, game.kernel_label,
-                      solve_range=expanding(_solve_range, game))
+    """The game's compiled bottom-up kernel (compiled or loaded from cache on first use),
+    called as ``kernel(state_size, max_moves, data, tier, lo, hi, addresses, sizes,
+    records, first, none, failure, levels, level)``."""
+    return expanding_kernel(_solve_range, game)
 
 
 def warm_up(game, records_type: np.dtype) -> None:
     """Compile (or load) the kernel for records of ``records_type``."""
     count = len(game.tier_sizes)
-    kernel_for(game)(game.data, 0, 0, 0, np.zeros(count, np.int64), np.zeros(count, np.int64),
-                     np.zeros(1, records_type), 0, 0, game.state_size, game.max_moves,
-                     np.zeros(4, np.int64), np.zeros(0, LEVEL_TYPE), 0)
+    kernel_for(game)(game.state_size, game.max_moves, game.data, 0, 0, 0,
+                     np.zeros(count, np.int64), np.zeros(count, np.int64),
+                     np.zeros(1, records_type), 0, 0, np.zeros(4, np.int64),
+                     np.zeros(0, LEVEL_TYPE), 0)
     if game.sweep_level is not None:
         levels_kernel_for(game)(game.data, 0, 0, 0, np.zeros(0, LEVEL_TYPE),
                                 np.zeros(1, np.int64), game.state_size, np.zeros(4, np.int64))

@@ -1,9 +1,10 @@
-"""Pieces shared by the solvers: what they need from a game, tier types, statistics,
-contract failures and progress output.
+"""Pieces shared by the solvers: what they need from a game, how a child is read
+and scored, statistics, contract failures and progress output.
 
 The game side of the contract (which numba functions a game module writes, and how
 ``expand`` and ``parents`` are composed from them) is documented in one place:
-``games/base.py``. This module states what the solvers themselves rely on.
+``tiersolve.games.base``; the constants both sides use are in ``tiersolve.contract``.
+This module states what the solvers themselves rely on.
 """
 
 from __future__ import annotations
@@ -12,42 +13,42 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Callable, Protocol
 
 import numpy as np
 from tqdm import tqdm
 
-from tiersolve.solver.jit import inlined, jit, specialise
-from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_BITS, VALUE_MASK, VALUE_NAMES, WIN, record_none,
+from tiersolve.contract import (
+    CHILD_ILLEGAL,
+    CHILD_INDEX,
+    CHILD_NONCANONICAL,
+    CHILD_NOT_YET_SOLVED,
+    CHILD_OUT_OF_RANGE,
+    CHILD_SAME_MOVER,
+    CHILD_TIER,
+    CHILD_TIER_NOT_SOLVED,
+    FAIL_CHILD_LOCAL,
+    FAIL_CHILD_TIER,
+    FAIL_KIND,
+    FAIL_LOCAL,
+    TERMINAL,
+    TERMINAL_NOT_A_VALUE,
+    TierType,
 )
-
-#: Columns of the ``out`` array that ``expand`` fills, one row per move.
-CHILD_TIER, CHILD_INDEX, CHILD_SAME_MOVER, CHILD_MOVE = 0, 1, 2, 3
-#: Child tier of a move to a finished game that is not indexed; its CHILD_INDEX
-#: column holds the finished game's value code for the player to move there.
-TERMINAL = -1
-
-#: Called with (tier, records) as soon as a tier is solved (records: see solver.values).
-TierSink = Callable[[int, np.ndarray], None]
-
-
-class TierType(IntEnum):
-    """How a tier is solved (GamesmanOne's tier types).
-
-    IMMEDIATE: every move leaves the tier (for tiers already solved); solved in
-      chunks in any order.
-    SWEEP: moves may stay in the tier, and then lead to a higher local index; the
-      tier is swept from its highest index down (or, if the game has
-      ``sweep_level``, level by level from the highest, each level on every thread).
-    LOOPY: moves inside the tier may form cycles; retrograde analysis inside the
-      tier (solver/loopy.py).
-    """
-
-    IMMEDIATE = 0
-    SWEEP = 1
-    LOOPY = 2
+from tiersolve.jit import bound_later, inlined, jit, specialise
+from tiersolve.solver.atomic import load_at
+from tiersolve.solver.records import record_none, unpack_remoteness, unpack_value
+from tiersolve.values import (
+    DRAW,
+    ILLEGAL,
+    LOSE,
+    NONCANONICAL,
+    TIE,
+    VALUE_BITS,
+    VALUE_MASK,
+    VALUE_NAMES,
+    WIN,
+)
 
 
 class SolvableGame(Protocol):
@@ -80,20 +81,6 @@ class SolverError(RuntimeError):
     """The game broke the solver's contract (a bug in a game module)."""
 
 
-# Contract failures a kernel reports as (kind, local, child tier, child local):
-CHILD_TIER_NOT_SOLVED = 1     # a move leads to a tier that is neither this one nor solved
-CHILD_OUT_OF_RANGE = 2        # a move leads to an index beyond its tier's size
-CHILD_ILLEGAL = 3             # a move leads to an index the game marks illegal
-CHILD_NONCANONICAL = 4        # a move leads to an index that is not its class's representative
-CHILD_NOT_YET_SOLVED = 5      # a sweep tier's move leads to a lower index of the same tier
-REMOTENESS_OVERFLOW = 6       # a remoteness beyond what the records can hold
-PARENT_OUT_OF_RANGE = 7       # the un-move generator gave an index beyond the tier's size
-TOO_MANY_MOVES = 8            # more distinct moves than the move counters can hold
-LEVEL_OUT_OF_RANGE = 9        # sweep_level gave a level outside 0..sweep_levels-1
-LEVEL_NOT_HIGHER = 10         # a leveled sweep's move inside the tier does not raise the level
-UNMOVES_DISAGREE = 11         # moves and un-moves into a tier's undecided positions differ
-TERMINAL_NOT_A_VALUE = 12     # a move to a finished game not indexed gives no value code
-
 class ContractFailure(Exception):
     """A kernel met a contract failure; carries its failure array (the driver turns it
     into a SolverError naming the position)."""
@@ -101,10 +88,6 @@ class ContractFailure(Exception):
     def __init__(self, failure: np.ndarray) -> None:
         super().__init__(failure)
         self.failure = failure
-
-
-#: Columns of a kernel's failure array: the first failure it met.
-FAIL_KIND, FAIL_LOCAL, FAIL_CHILD_TIER, FAIL_CHILD_LOCAL = 0, 1, 2, 3
 
 
 def no_failure() -> np.ndarray:
@@ -234,23 +217,23 @@ def scratch(state_size, max_moves):
             np.empty(state_size, np.int64), np.empty(width, np.int64))
 
 
-@jit(inline="always")
-def sort_unique(buffer, count):
-    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
-    returns the number of distinct entries."""
-    for i in range(1, count):
-        item = buffer[i]
-        j = i - 1
-        while j >= 0 and buffer[j] > item:
-            buffer[j + 1] = buffer[j]
-            j -= 1
-        buffer[j + 1] = item
-    distinct = 0
-    for i in range(count):
-        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
-            buffer[distinct] = buffer[i]
-            distinct += 1
-    return distinct
+loop, = bound_later("loop")
+
+
+def _with_scratch(state_size, max_moves, *arguments):
+    """Template: ``loop`` (a template compiled by ``expanding``) with fresh buffers for
+    ``expand`` as its first four arguments, then ``arguments``."""
+    out, state, child, moves = scratch(state_size, max_moves)
+    return loop(out, state, child, moves, *arguments)
+
+
+def expanding_kernel(template: Callable, game: SolvableGame) -> Callable:
+    """The kernel of a loop over positions: ``template``, whose first four arguments
+    are ``expand``'s buffers (out, state, child, moves), compiled by ``expanding``,
+    behind the one wrapper that allocates those buffers (with reference counting, as
+    allocation needs). Call it as ``kernel(state_size, max_moves, *the template's
+    other arguments)``."""
+    return specialise(_with_scratch, game.kernel_label, loop=expanding(template, game))
 
 
 @jit(inline="always")
@@ -345,9 +328,36 @@ def child_problem(value: int) -> int:
     return CHILD_NOT_YET_SOLVED
 
 
+@jit(inline="always")
+def read_child(out, k, addresses, sizes, like):
+    """(failure code or 0, score) of move ``k`` of an expanded position: every solver's
+    reader of a child. A move to a finished game outside the index (``TERMINAL``)
+    scores the value code it carries; any other child is read from its tier's records
+    at ``addresses[tier]`` (0: the tier is not solved), an array of ``like``'s type
+    of ``sizes[tier]`` entries. The score is ``child_score``'s, for the position's
+    mover; a failure comes with ``NO_CHILD``."""
+    child_tier = out[k, CHILD_TIER]
+    index = out[k, CHILD_INDEX]
+    if child_tier == TERMINAL:  # a finished game that is not indexed
+        if child_problem(index) != 0:
+            return np.int64(TERMINAL_NOT_A_VALUE), np.int64(NO_CHILD)
+        return np.int64(0), child_score(index, np.int64(0), out[k, CHILD_SAME_MOVER])
+    if addresses[child_tier] == 0:
+        return np.int64(CHILD_TIER_NOT_SOLVED), np.int64(NO_CHILD)
+    if index < 0 or index >= sizes[child_tier]:
+        return np.int64(CHILD_OUT_OF_RANGE), np.int64(NO_CHILD)
+    record = load_at(addresses[child_tier], index, like)
+    value = unpack_value(record)
+    problem = child_problem(value)
+    if problem != 0:
+        return np.int64(problem), np.int64(NO_CHILD)
+    return np.int64(0), child_score(value, np.int64(unpack_remoteness(record)),
+                                    out[k, CHILD_SAME_MOVER])
+
+
 __all__ = [
-    "CHILD_TIER", "CHILD_INDEX", "CHILD_SAME_MOVER", "CHILD_MOVE", "TERMINAL", "TierType",
-    "SolvableGame", "SolveStats", "SolverError", "TierSink", "as_seen_by_parent",
+    "SolvableGame", "SolveStats", "SolverError", "ContractFailure", "as_seen_by_parent",
     "child_problem", "child_score", "first_failure", "no_failure", "progress_bar", "score_outcome",
-    "PhaseLine", "announced", "expanding", "report_failure", "scratch", "sort_unique", "tier_summary",
+    "PhaseLine", "announced", "expanding", "expanding_kernel", "read_child", "report_failure",
+    "scratch", "tier_summary",
 ]

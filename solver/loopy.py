@@ -51,21 +51,43 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.hashers.bits import lowest_bit
-from tiersolve.solver.atomic import atomic_add, load_acquire, load_at, store_release
+from tiersolve.bits import lowest_bit, sort_unique
+from tiersolve.contract import (
+    CHILD_ILLEGAL,
+    CHILD_INDEX,
+    CHILD_NONCANONICAL,
+    CHILD_OUT_OF_RANGE,
+    CHILD_SAME_MOVER,
+    CHILD_TIER,
+    PARENT_OUT_OF_RANGE,
+    REMOTENESS_OVERFLOW,
+    TOO_MANY_MOVES,
+    UNMOVES_DISAGREE,
+)
+from tiersolve.jit import bound_later, inlined, jit, specialise
+from tiersolve.solver.atomic import atomic_add, load_acquire, store_release
 from tiersolve.solver.common import (
-    CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
-    CHILD_TIER, CHILD_TIER_NOT_SOLVED, PARENT_OUT_OF_RANGE, ContractFailure,
-    DRAW_SCORE, NO_CHILD, REMOTENESS_OVERFLOW, TERMINAL, TERMINAL_NOT_A_VALUE, TIE_SCORE,
-    TOO_MANY_MOVES, UNMOVES_DISAGREE, WIN_SCORE, as_seen_by_parent, child_problem, child_score,
-    expanding, first_failure, no_failure, report_failure, score_outcome, score_remoteness,
-    scratch, sort_unique,
+    DRAW_SCORE,
+    NO_CHILD,
+    TIE_SCORE,
+    WIN_SCORE,
+    ContractFailure,
+    as_seen_by_parent,
+    expanding,
+    first_failure,
+    no_failure,
+    read_child,
+    report_failure,
+    score_outcome,
+    score_remoteness,
+    scratch,
 )
-from tiersolve.solver.jit import inlined, jit, specialise
-from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN, pack_record, record_none,
-    unpack_remoteness, unpack_value,
-)
+from tiersolve.solver.records import pack_record, record_none
+from tiersolve.values import DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, WIN
+
+expand, expand_leaving, parents = bound_later("expand", "expand_leaving", "parents")
+#: Whether the game has ``expand_leaving`` (``specialise`` binds it as a constant).
+LEAVING = False
 
 # Work states of positions that are not decided yet (value codes above every real one).
 #: Open, and every move found so far loses: it becomes a LOSE when its last move
@@ -200,11 +222,11 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
     size = sizes[tier]
     for local in range(lo, hi):
         counters[local] = 0
-        if LEAVING:  # noqa: F821 (bound: the game has expand_leaving)
-            count, staying = expand_leaving(data, tier, local, out, state, child, moves)  # noqa: F821
+        if LEAVING:
+            count, staying = expand_leaving(data, tier, local, out, state, child, moves)
             in_play = staying >= 0
         else:
-            count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+            count = expand(data, tier, local, out, state, child, moves)
             staying = 0
             in_play = count > 0
         if not in_play:  # illegal (0), or primitive / non-canonical with code -count
@@ -214,35 +236,16 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
         best = np.int64(NO_CHILD)
         problem = 0
         for k in range(count):
-            child_tier = out[k, CHILD_TIER]
-            index = out[k, CHILD_INDEX]
-            if child_tier == tier:
+            if out[k, CHILD_TIER] == tier:
                 continue
-            if child_tier == TERMINAL:
-                value = index
-                distance = np.int64(0)
-                if child_problem(value) != 0:
-                    problem = TERMINAL_NOT_A_VALUE
-                    report_failure(failure, problem, local, child_tier, index)
-                    break
-            else:
-                if addresses[child_tier] == 0:
-                    problem = CHILD_TIER_NOT_SOLVED
-                elif index < 0 or index >= sizes[child_tier]:
-                    problem = CHILD_OUT_OF_RANGE
-                record = like
-                if problem == 0:
-                    record = load_at(addresses[child_tier], index, like)
-                    problem = child_problem(unpack_value(record))
-                if problem != 0:
-                    report_failure(failure, problem, local, child_tier, index)
-                    break
-                value = unpack_value(record)
-                distance = np.int64(unpack_remoteness(record))
-            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
+            problem, score = read_child(out, k, addresses, sizes, like)
+            if problem != 0:
+                report_failure(failure, problem, local, out[k, CHILD_TIER], out[k, CHILD_INDEX])
+                break
+            best = max(best, score)
         if problem != 0:
             found = -1
-        elif LEAVING:  # noqa: F821
+        elif LEAVING:
             found = staying
         else:
             found = _inside_moves(out, count, tier, size, inside, failure, local)
@@ -333,7 +336,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                 next_local = local
                 full = True
                 break
-            count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+            count = parents(data, tier, local, out, state, other)
             if not distinct:
                 count = sort_unique(out, count)
             for p in range(count):
@@ -482,7 +485,7 @@ def _spread_by_iteration(data, tier, lo, hi, level, tie_phase, values, remotenes
             next_level = min(next_level, distance)
         if not _is_open(value):
             continue
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+        count = expand(data, tier, local, out, state, child, moves)
         distinct = _inside_moves(out, count, tier, size, inside, failure, local)
         losing = 0
         for k in range(distinct):
@@ -538,7 +541,7 @@ def _count_undecided_moves(data, tier, lo, hi, distinct, values, counters, failu
         difference += np.int64(counters[local])
         if not _is_open(value) and value != DRAW:  # a draw from the start never spreads
             continue
-        count = parents(data, tier, local, out, state, other)  # noqa: F821 (bound)
+        count = parents(data, tier, local, out, state, other)
         if not distinct:
             count = sort_unique(out, count)
         for p in range(count):
@@ -557,7 +560,7 @@ def _check_undecided_moves(data, tier, lo, hi, values, counters, failure, buffer
     for local in range(lo, hi):
         if counters[local] == 0 or values[local] == ILLEGAL or values[local] == NONCANONICAL:
             continue
-        count = expand(data, tier, local, out, state, child, moves)  # noqa: F821 (bound)
+        count = expand(data, tier, local, out, state, child, moves)
         for k in range(count):
             target = out[k, CHILD_INDEX]
             if out[k, CHILD_TIER] != tier or target < 0 or target >= size:

@@ -43,23 +43,44 @@ from pathlib import Path
 
 import numpy as np
 
-from tiersolve.hashers.bits import lowest_bit, popcount
+from tiersolve.bits import lowest_bit, popcount
+from tiersolve.contract import (
+    CHILD_INDEX,
+    CHILD_NOT_FOUND,
+    CHILD_NOT_YET_SOLVED,
+    CHILD_TIER,
+    FAILURES,
+    POSITION_ILLEGAL,
+    REMOTENESS_OVERFLOW,
+    TERMINAL,
+    TERMINAL_NOT_A_VALUE,
+    TierType,
+)
+from tiersolve.jit import bound_later, jit
 from tiersolve.solver import interrupts
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
-    CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, NO_CHILD, TERMINAL, SolverError, TierType,
-    child_problem, child_score, scratch, score_outcome,
-)
-from tiersolve.solver.jit import jit
-from tiersolve.solver.tiers import records_type, tier_type, tiers_read
-from tiersolve.solver.values import (
-    DRAW, VALUE_BITS, VALUE_MASK, pack_record, record_none, unpack_remoteness, unpack_value,
+    NO_CHILD,
+    SolverError,
+    expanding_kernel,
+    read_child,
+    score_outcome,
 )
 from tiersolve.solver.reachable_graph import (  # noqa: F401 (the graph method's names, here too)
-    BLOCK, ReachableSolution, _uncounted, bytes_per_position, expand_positions, find_reachable,
-    link, solve_graph,
+    BLOCK,
+    ReachableSolution,
+    bytes_per_position,
+    expand_positions,
+    find_reachable,
+    link,
+    solve_graph,
 )
+from tiersolve.solver.records import pack_record, record_none
 from tiersolve.solver.sorted_sets import members, sorted_unique
+from tiersolve.solver.tiers import records_type, tier_type, tiers_read
+from tiersolve.values import DRAW, VALUE_BITS, VALUE_MASK
+
+expand, = bound_later("expand")
 
 #: A tier's unmerged children are merged into its sorted set once they are this many
 #: (or more than the set holds).
@@ -273,25 +294,17 @@ def _by_tier(offsets: np.ndarray, targets: np.ndarray):
         yield int(tier), targets[bounds[tier]:bounds[tier + 1]] - offsets[tier]
 
 
-def _expand_children(data, tier, locals_, start, kid_tiers, kid_locals, state_size, max_moves,
-                     illegal):
-    """Template: the children (tier, local) of ``locals_[start:]`` into ``kid_tiers`` and
-    ``kid_locals`` while they surely fit; returns (the next row, children written).
-    Moves to finished games outside the index are left out; an illegal position stops
-    the call with its row in ``illegal[0]``. ``loop`` is ``_expand_children_loop``."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    return loop(data, tier, locals_, start, kid_tiers, kid_locals, max_moves,  # noqa: F821 (bound)
-                illegal, out, state, child, moves)
-
-
-def _expand_children_loop(data, tier, locals_, start, kid_tiers, kid_locals, max_moves, illegal,
-                          out, state, child, moves):
-    """Template, the loop of ``_expand_children`` without reference counting;
-    ``expand`` is bound by ``specialise``."""
+def _expand_children(out, state, child, moves, data, tier, locals_, start, kid_tiers,
+                     kid_locals, max_moves, illegal):
+    """Template (``solver.common.expanding_kernel``): the children (tier, local) of
+    ``locals_[start:]`` into ``kid_tiers`` and ``kid_locals`` while they surely fit;
+    returns (the next row, children written). Moves to finished games outside the
+    index are left out; an illegal position stops the call with its row in
+    ``illegal[0]``."""
     written = 0
     row = start
     while row < locals_.size and written + max_moves <= kid_locals.size:
-        count = expand(data, tier, locals_[row], out, state, child, moves)  # noqa: F821
+        count = expand(data, tier, locals_[row], out, state, child, moves)
         if count == 0:
             illegal[0] = row
             return row, written
@@ -311,15 +324,15 @@ CHILDREN_BUFFER = 1 << 22
 def _children_by_tier(game, tier: int, locals_: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """(child tier, sorted distinct child locals) of the positions ``locals_`` of ``tier``,
     in parts; SolverError for an illegal one."""
-    kernel = _uncounted(_expand_children_loop, game, _expand_children)
+    kernel = expanding_kernel(_expand_children, game)
     capacity = max(CHILDREN_BUFFER, 2 * game.max_moves)
     kid_tiers = np.empty(capacity, np.int64)
     kid_locals = np.empty(capacity, np.int64)
     illegal = np.full(1, -1, np.int64)
     found, row = [], 0
     while row < locals_.size:
-        row, written = kernel(game.data, tier, locals_, row, kid_tiers, kid_locals,
-                              game.state_size, game.max_moves, illegal)
+        row, written = kernel(game.state_size, game.max_moves, game.data, tier, locals_, row,
+                              kid_tiers, kid_locals, game.max_moves, illegal)
         if illegal[0] >= 0:
             bad = int(locals_[illegal[0]] + game.tiers.offsets[tier])
             raise SolverError(f"{game.name}: play reaches index {bad}, which the game marks illegal")
@@ -429,61 +442,44 @@ def _directory(positions: np.ndarray, size: int) -> tuple[np.ndarray, int]:
     return np.searchsorted(positions, np.arange(buckets + 1, dtype=np.int64) << shift), shift
 
 
-def _solve_rows(data, tier, positions, lo, hi, records, position_addresses, directories,
-                shifts, record_addresses, sizes, none, state_size, max_moves, failure):
-    """Template: solve rows hi-1 down to lo of one tier's sorted reachable local
-    indices ``positions`` into ``records``. Each child is found by binary search in
-    its tier's positions (``position_addresses[t]``, with ``directories[t]`` and
-    ``shifts[t]`` for ``_find``; 0 for a tier not to be read) and read from its
-    records (``record_addresses[t]``; a SWEEP tier's own ``records``, filled with
-    ``UNSOLVED``). The first problem goes to ``failure`` (kind, row, child tier,
-    child local): 1 an illegal position, 2 a child not stored, 3 a child not yet
-    solved. ``loop`` is ``_solve_rows_loop``."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    loop(data, tier, positions, lo, hi, records, position_addresses,  # noqa: F821 (bound)
-         directories, shifts, record_addresses, sizes, none, failure, out, state, child, moves)
-
-
-def _solve_rows_loop(data, tier, positions, lo, hi, records, position_addresses, directories,
-                     shifts, record_addresses, sizes, none, failure, out, state, child, moves):
-    """Template, the loop of ``_solve_rows`` without reference counting; ``expand``
-    is bound to the game's function by ``specialise``."""
+def _solve_rows(out, state, child, moves, data, tier, positions, lo, hi, records,
+                position_addresses, directories, shifts, record_addresses, sizes, none, failure):
+    """Template (``solver.common.expanding_kernel``): solve rows hi-1 down to lo of one
+    tier's sorted reachable local indices ``positions`` into ``records``. Each child is
+    found by binary search in its tier's positions (``position_addresses[t]``, with
+    ``directories[t]`` and ``shifts[t]`` for ``_find``; 0 for a tier not to be read)
+    and read from its records (``record_addresses[t]``; a SWEEP tier's own
+    ``records``, filled with ``UNSOLVED``). The first problem stops the call, in
+    ``failure`` (code, row, child tier, child local)."""
     like = records[0]
     for row in range(hi - 1, lo - 1, -1):
-        count = expand(data, tier, positions[row], out, state, child, moves)  # noqa: F821
+        count = expand(data, tier, positions[row], out, state, child, moves)
         if count <= 0:
             if count == 0:
-                failure[0], failure[1], failure[2], failure[3] = 1, row, tier, positions[row]
+                failure[0], failure[1], failure[2], failure[3] = POSITION_ILLEGAL, row, tier, positions[row]
                 return
             records[row] = pack_record(-count, 0)
             continue
         best = np.int64(NO_CHILD)
         for k in range(count):
             kid = out[k, CHILD_TIER]
-            if kid == TERMINAL:
-                value = out[k, CHILD_INDEX]
-                distance = np.int64(0)
-                if child_problem(value) != 0:
-                    failure[0], failure[1], failure[2], failure[3] = 5, row, kid, value
-                    return
-            else:
+            local = out[k, CHILD_INDEX]
+            if kid != TERMINAL:  # the child's row in its tier's positions: read_child reads it
                 at = np.int64(-1)
-                if position_addresses[kid] != 0 and 0 <= out[k, CHILD_INDEX] < sizes[kid]:
-                    at = _find(position_addresses[kid], directories[kid], shifts[kid],
-                               out[k, CHILD_INDEX])
+                if position_addresses[kid] != 0 and 0 <= local < sizes[kid]:
+                    at = _find(position_addresses[kid], directories[kid], shifts[kid], local)
                 if at < 0:
-                    failure[0], failure[1], failure[2], failure[3] = 2, row, kid, out[k, CHILD_INDEX]
+                    failure[0], failure[1], failure[2], failure[3] = CHILD_NOT_FOUND, row, kid, local
                     return
-                record = load_at(record_addresses[kid], at, like)
-                if child_problem(unpack_value(record)) != 0:
-                    failure[0], failure[1], failure[2], failure[3] = 3, row, kid, out[k, CHILD_INDEX]
-                    return
-                value = unpack_value(record)
-                distance = np.int64(unpack_remoteness(record))
-            best = max(best, child_score(value, distance, out[k, CHILD_SAME_MOVER]))
+                out[k, CHILD_INDEX] = at
+            problem, score = read_child(out, k, record_addresses, sizes, like)
+            if problem != 0:
+                failure[0], failure[1], failure[2], failure[3] = problem, row, kid, local
+                return
+            best = max(best, score)
         result, distance = score_outcome(best, none)
         if result != DRAW and distance >= none:
-            failure[0], failure[1], failure[2], failure[3] = 4, row, tier, distance
+            failure[0], failure[1], failure[2], failure[3] = REMOTENESS_OVERFLOW, row, tier, distance
             return
         records[row] = pack_record(result, distance if result != DRAW else none)
 
@@ -495,7 +491,7 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
     still to be solved reads them. IMMEDIATE tiers run in chunks on ``threads``.
     Tiers the store already holds records of are not solved again.
     ``progress(solved)`` is told the positions solved after each tier."""
-    kernel = _uncounted(_solve_rows_loop, game, _solve_rows)
+    kernel = expanding_kernel(_solve_rows, game)
     dtype = records_type(game)
     none = record_none(dtype)
     threads = threads or os.cpu_count() or 1
@@ -536,9 +532,9 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
         chunks = [(lo, min(lo + step, positions.size)) for lo in range(0, positions.size, step)]
         failures = [np.zeros(4, np.int64) for _ in chunks]
         with ThreadPoolExecutor(max_workers=1 if sweep else threads) as pool:
-            list(pool.map(lambda c: kernel(game.data, tier, positions, c[0][0], c[0][1], records,
-                                           tables[0], tables[1], tables[2], tables[3], sizes,
-                                           none, game.state_size, game.max_moves, c[1]),
+            list(pool.map(lambda c: kernel(game.state_size, game.max_moves, game.data, tier,
+                                           positions, c[0][0], c[0][1], records, tables[0],
+                                           tables[1], tables[2], tables[3], sizes, none, c[1]),
                           zip(chunks, failures)))
         failed = [f for f in failures if f[0]]
         if failed:
@@ -554,17 +550,19 @@ def solve_tiers(game, counts: dict[int, int], store: TierStore,
 
 
 def _failure_text(game, tier: int, positions: np.ndarray, failure: np.ndarray) -> str:
-    """One line for a ``_solve_rows`` failure (kind, row, child tier, child local)."""
+    """One line for a ``_solve_rows`` failure (code, row, child tier, child local)."""
     kind, row, kid, local = (int(x) for x in failure)
-    offsets = game.tiers.offsets
-    problem = {1: "is illegal",
-               2: f"has a move to a position the search did not find (index {local + int(offsets[kid])})",
-               3: "has a move to a position not solved before it (a SWEEP tier's move to a lower "
-                  f"index?) (index {local + int(offsets[kid])})",
-               4: f"would have remoteness {local}, more than the game's records hold",
-               5: f"has a move to a finished game that is not indexed, whose value code {local} "
-                  "is not WIN, LOSE, TIE or DRAW"}[kind]
-    return f"{game.name}: index {int(positions[row]) + int(offsets[tier])} reached by play {problem}"
+    child = f"(index {local + int(game.tiers.offsets[kid])})" if kid >= 0 else ""
+    problem = {
+        POSITION_ILLEGAL: "is illegal",
+        CHILD_NOT_FOUND: f"has a move to a position the search did not find {child}",
+        CHILD_NOT_YET_SOLVED: "has a move to a position not solved before it (a SWEEP tier's "
+                              f"move to a lower index?) {child}",
+        REMOTENESS_OVERFLOW: f"would have remoteness {local}, more than the game's records hold",
+        TERMINAL_NOT_A_VALUE: "has a move to a finished game that is not indexed, whose value "
+                              f"code {local} is not WIN, LOSE, TIE or DRAW",
+    }.get(kind, f"has a move that breaks the contract: {FAILURES.get(kind, kind)} {child}")
+    return f"{game.name}: index {int(positions[row]) + int(game.tiers.offsets[tier])} reached by play {problem}"
 
 
 def _release(held: dict, readers: dict[int, int], kids: list[int]) -> None:

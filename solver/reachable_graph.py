@@ -24,34 +24,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tiersolve.solver.common import (
-    CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, SolverError, as_seen_by_parent,
-    expanding, scratch,
-)
-from tiersolve.solver.jit import jit, specialise
+from tiersolve.contract import CHILD_INDEX, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL
+from tiersolve.jit import bound_later, jit
+from tiersolve.solver.common import SolverError, as_seen_by_parent, expanding_kernel
 from tiersolve.solver.sorted_sets import members, sorted_unique
-from tiersolve.solver.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from tiersolve.values import DRAW, ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+
+expand, = bound_later("expand")
 
 #: Positions expanded per kernel call while the set is searched and linked.
 BLOCK = 1 << 20
 
 
-def _expand_positions(data, offsets, indices, first_edge, targets, same, primitive, fill,
-                      state_size, max_moves):
-    """Template, see ``expand_positions``: ``loop`` is ``_expand_positions_loop``."""
-    out, state, child, moves = scratch(state_size, max_moves)
-    loop(data, offsets, indices, first_edge, targets, same, primitive, fill,  # noqa: F821 (bound)
-         out, state, child, moves)
-
-
-def _expand_positions_loop(data, offsets, indices, first_edge, targets, same, primitive, fill,
-                           out, state, child, moves):
-    """Template, the loop of ``_expand_positions`` without reference counting (as
-    ``solver.bottom_up._solve_range``); ``expand`` is bound by ``specialise``."""
+def _expand_positions(out, state, child, moves, data, offsets, indices, first_edge, targets,
+                      same, primitive, fill):
+    """Template (``solver.common.expanding_kernel``), see ``expand_positions``."""
     for i in range(indices.size):
         index = indices[i]
         tier = np.searchsorted(offsets, index, side="right") - 1
-        count = expand(data, tier, index - offsets[tier], out, state, child, moves)  # noqa: F821
+        count = expand(data, tier, index - offsets[tier], out, state, child, moves)
         if not fill:
             primitive[i] = -count if count <= 0 else UNDECIDED
             first_edge[i + 1] = max(count, 0)
@@ -65,34 +56,25 @@ def _expand_positions_loop(data, offsets, indices, first_edge, targets, same, pr
             same[edge + k] = out[k, CHILD_SAME_MOVER]
 
 
-def _uncounted(template, game, outer):
-    """``outer`` with ``template``, compiled by ``solver.common.expanding``, as ``loop``."""
-    return specialise(outer, game.kernel_label, loop=expanding(template, game))
-
-
-def _kernel(game):
-    return _uncounted(_expand_positions_loop, game, _expand_positions)
-
-
 def expand_positions(game, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                           np.ndarray]:
     """(primitive, first_edge, targets, same) of the global ``indices``: each one's
     sign-coded expand result (UNDECIDED if it has moves), where its edges start (one
     more entry: the end), each edge's child global index (``-(1 + value)`` for a
     finished game outside the index) and same-mover flag."""
-    kernel = _kernel(game)
+    kernel = expanding_kernel(_expand_positions, game)
     offsets = np.asarray(game.tiers.offsets, dtype=np.int64)
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     first_edge = np.zeros(indices.size + 1, dtype=np.int64)
     primitive = np.empty(indices.size, dtype=np.uint8)
     none64, none8 = np.zeros(0, np.int64), np.zeros(0, np.uint8)
-    kernel(game.data, offsets, indices, first_edge, none64, none8, primitive, False,
-           game.state_size, game.max_moves)
+    kernel(game.state_size, game.max_moves, game.data, offsets, indices, first_edge, none64,
+           none8, primitive, False)
     np.cumsum(first_edge, out=first_edge)
     targets = np.empty(int(first_edge[-1]), dtype=np.int64)
     same = np.empty(int(first_edge[-1]), dtype=np.uint8)
-    kernel(game.data, offsets, indices, first_edge, targets, same, primitive, True,
-           game.state_size, game.max_moves)
+    kernel(game.state_size, game.max_moves, game.data, offsets, indices, first_edge, targets,
+           same, primitive, True)
     return primitive, first_edge, targets, same
 
 

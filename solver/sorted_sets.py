@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
 
 
 def sorted_unique(values: np.ndarray, owned: bool = False) -> np.ndarray:

@@ -9,7 +9,7 @@ kernel of its type, on a pool of threads, holding in memory only what is needed.
   level by level in chunks if the game gives each index a ``sweep_level``,
   LOOPY tiers phase by phase and level by level, each phase in chunks
   (``solver/loopy.py``). Several tiers run at once, so both cores stay busy.
-* Solved tiers are **records** (``solver.values``); a kernel reads the tiers a tier
+* Solved tiers are **records** (``tiersolve.solver.records``); a kernel reads the tiers a tier
   needs through a table of their addresses, without copying them. A solved tier
   stays in memory until every tier that reads it has finished.
 * Every solved tier goes to a **sink** at once (the builder writes it to disk); a
@@ -35,17 +35,40 @@ from typing import Callable, Generator, Iterable
 
 import numpy as np
 
+from tiersolve.contract import (
+    CHILD_ILLEGAL,
+    CHILD_NONCANONICAL,
+    CHILD_NOT_YET_SOLVED,
+    CHILD_OUT_OF_RANGE,
+    CHILD_TIER_NOT_SOLVED,
+    FAIL_CHILD_LOCAL,
+    FAIL_CHILD_TIER,
+    FAIL_KIND,
+    FAIL_LOCAL,
+    LEVEL_NOT_HIGHER,
+    LEVEL_OUT_OF_RANGE,
+    PARENT_OUT_OF_RANGE,
+    REMOTENESS_OVERFLOW,
+    TERMINAL,
+    TERMINAL_NOT_A_VALUE,
+    TOO_MANY_MOVES,
+    UNMOVES_DISAGREE,
+    TierType,
+)
 from tiersolve.solver import bottom_up, interrupts, loopy
 from tiersolve.solver.atomic import address_of
 from tiersolve.solver.common import (
-    CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
-    CHILD_TIER_NOT_SOLVED, ContractFailure, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND,
-    FAIL_LOCAL, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL, TOO_MANY_MOVES,
-    TERMINAL_NOT_A_VALUE, UNMOVES_DISAGREE,
-    SolvableGame, SolveStats, SolverError, TierType, announced, first_failure, no_failure,
-    progress_bar, tier_summary,
+    ContractFailure,
+    SolvableGame,
+    SolverError,
+    SolveStats,
+    announced,
+    first_failure,
+    no_failure,
+    progress_bar,
+    tier_summary,
 )
-from tiersolve.solver.values import record_dtype, record_none
+from tiersolve.solver.records import record_dtype, record_none
 
 #: Positions per chunk of an IMMEDIATE tier (a progress step).
 CHUNK = 1 << 17
@@ -209,9 +232,9 @@ def _bottom_up_tier(game, tier: int, addresses: np.ndarray, chunks, dtype,
     sizes = np.asarray(game.tier_sizes, dtype=np.int64)
     failures = [no_failure() for _ in chunks]
     no_levels = np.zeros(0, bottom_up.LEVEL_TYPE)
-    yield [(kernel, (game.data, tier, lo, hi, addresses, sizes, records, first,
-                     record_none(dtype), game.state_size, game.max_moves, failure, no_levels, 0))
-           for (lo, hi), failure in zip(chunks, failures)]
+    yield ([(kernel, (game.state_size, game.max_moves, game.data, tier, lo, hi, addresses, sizes,
+                      records, first, record_none(dtype), failure, no_levels, 0))
+            for (lo, hi), failure in zip(chunks, failures)], [hi - lo for lo, hi in chunks])
     failed = first_failure(failures)
     if failed is not None:
         raise ContractFailure(failed)
@@ -240,8 +263,8 @@ def _leveled_sweep(game, tier: int, addresses: np.ndarray, chunks, dtype):
     for level in range(game.sweep_levels - 1, -1, -1):
         here = [c for c in range(len(chunks)) if histograms[c, level]]
         failures = [no_failure() for _ in here]
-        yield [(kernel, (game.data, tier, *chunks[c], addresses, sizes, records, 0,
-                         record_none(dtype), game.state_size, game.max_moves, failure, levels, level))
+        yield [(kernel, (game.state_size, game.max_moves, game.data, tier, *chunks[c], addresses,
+                         sizes, records, 0, record_none(dtype), failure, levels, level))
                for c, failure in zip(here, failures)], [int(histograms[c, level]) for c in here]
         failed = first_failure(failures)
         if failed is not None:
@@ -294,7 +317,7 @@ def solve_piece(game: SolvableGame, tier: int, lo: int, hi: int, *,
         addresses[kid] = _read_address(reads[kid])
     chunks = [(lo + a, lo + b) for a, b in chunks_of(hi - lo, CHUNK)]
     steps = _bottom_up_tier(game, tier, addresses, chunks, dtype, piece=(lo, hi))
-    calls = next(steps)
+    calls, _ = next(steps)
     with ThreadPoolExecutor(max_workers=threads) as pool:
         results = list(pool.map(lambda call: call[0](*call[1]), calls))
     try:

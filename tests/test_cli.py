@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tiersolve.cli import build_main, query_main
+from tiersolve.cli.build import build_main
+from tiersolve.cli.query import query_main
 
 ROOT = Path(__file__).resolve().parent.parent
 

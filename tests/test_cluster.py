@@ -1,4 +1,4 @@
-"""Builds on a Dask cluster (solver/cluster.py) write exactly the database of an
+"""Builds on a Dask cluster (databases/cluster.py) write exactly the database of an
 in-process build: for acyclic and loopy games, when a worker is killed mid-build,
 and when the build resumes from tiers already kept. Without the cluster extra the
 module is skipped, unless $CI is set (then a missing install fails)."""
@@ -19,12 +19,12 @@ if os.environ.get("CI"):
 else:
     distributed = pytest.importorskip("distributed")
 
-from tiersolve.cli import build_main
-from tiersolve.databases import open_database
+from tiersolve.cli.build import build_main
+from tiersolve.databases import cluster, open_database
 from tiersolve.databases.build import build_database
 from tiersolve.databases.format import PartialBuild
 from tiersolve.games import make_game
-from tiersolve.solver import cluster, tiers
+from tiersolve.solver import tiers
 
 #: Sixteen loopy tiers; the largest takes about a second and a half on one thread.
 LOA_4X4 = ("loa", {"rows": 4, "cols": 4})

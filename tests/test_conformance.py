@@ -1,52 +1,17 @@
-"""Every registered game passes the game tester (games/tester.py) on small boards of
-every variant: hash and text round trips, the fast ``expand`` against the
-composition, moves into declared tiers and legal positions, tier types, and the
-un-move generator against forward moves on whole tiers. A game added to the
-registry without cases here (and without reference rules) fails
-``test_every_game_is_covered``."""
+"""Every registered game passes the game tester (games/tester.py) on the small boards
+it declares (``tester_boards``): hash and text round trips, the fast ``expand``
+against the composition, moves into declared tiers and legal positions, tier types,
+and the un-move generator against forward moves on whole tiers. The tester itself
+names what a broken game breaks."""
 
 from __future__ import annotations
 
 import pytest
 
-from tiersolve.games import GAMES, make_game
+from tiersolve.games import GAMES, game_class, make_game
 from tiersolve.games.tester import ContractError, check_game
 
-CASES = [
-    ("1210", {"target": 7, "max_step": 3}),
-    ("ttt", {"rows": 3, "cols": 3}),
-    ("ttt", {"rows": 2, "cols": 4, "k": 2, "diagonal": True}),
-    ("northcott", {"rows": 2, "cols": 4}),
-    ("northcott", {"rows": 2, "cols": 5, "backward": True}),
-    ("northcott", {"rows": 3, "cols": 4, "backward": True, "misere": True}),
-    ("knightsdance", {"rows": 3, "cols": 3}),
-    ("knightsdance", {"rows": 3, "cols": 4, "jump_block": True}),
-    ("knightsdance", {"rows": 2, "cols": 4, "jump_block": True, "misere": True}),
-    ("surround", {"rows": 2, "cols": 3}),
-    ("surround", {"rows": 3, "cols": 3, "wormholes": True}),
-    ("surround", {"rows": 2, "cols": 2, "wormholes": True}),
-    ("konane", {"rows": 2, "cols": 3}),
-    ("konane", {"rows": 3, "cols": 3, "goagain_any": True}),
-    ("konane", {"rows": 3, "cols": 4, "symmetry": True}),
-    ("konane", {"rows": 4, "cols": 4, "goagain_any": True, "symmetry": True}),
-    ("domineering", {"rows": 3, "cols": 3}),
-    ("domineering", {"rows": 3, "cols": 4, "symmetry": True}),
-    ("clobber", {"rows": 2, "cols": 3}),
-    ("clobber", {"rows": 3, "cols": 3, "misere": True, "symmetry": True}),
-    ("breakthrough", {"rows": 4, "cols": 2}),
-    ("breakthrough", {"rows": 4, "cols": 3, "symmetry": True}),
-    ("knightthrough", {"rows": 5, "cols": 2}),
-    ("loa", {"rows": 3, "cols": 3}),
-    ("loa", {"rows": 3, "cols": 4, "symmetry": True}),
-    ("loa", {"rows": 4, "cols": 3, "max_pieces": 2, "symmetry": True}),
-    ("loa", {"rows": 4, "cols": 4, "max_pieces": 2}),
-    ("surakarta", {"size": 4, "max_pieces": 2}),
-    ("surakarta", {"size": 4, "max_pieces": 2, "symmetry": True}),
-    ("surakarta", {"size": 6, "max_pieces": 1, "symmetry": True}),
-    ("pousse", {"size": 1}),
-    ("pousse", {"size": 2}),
-    ("pousse", {"size": 3}),
-]
+CASES = [(name, options) for name in GAMES for options in game_class(name).tester_boards]
 
 
 def _id(case) -> str:
@@ -59,26 +24,14 @@ def test_game_keeps_its_contract(name, options):
     assert summary.startswith(make_game(name, **options).describe())
 
 
-def test_every_game_is_covered():
-    """A game in the registry needs conformance cases here and reference rules in
-    tests/reference (which the cross-check in test_crosscheck.py uses)."""
-    from reference import MODULES
-    from test_crosscheck import VARIANTS
-
-    crosschecked = {case.values[0] if hasattr(case, "values") else case[0] for case in VARIANTS}
-    for name in GAMES:
-        assert name in {case[0] for case in CASES}, f"{name}: no conformance case"
-        assert name in MODULES, f"{name}: no reference rules in tests/reference"
-        assert name in crosschecked, f"{name}: no cross-check against the reference"
-
-
 def test_the_tester_names_a_broken_un_move():
     """Knight's Dance with an un-move generator that forgets the first knight jump."""
     import numpy as np
 
     from tiersolve.games.base import GameFunctions
-    from tiersolve.games.knightsdance import KnightsDance, parents as right
-    from tiersolve.solver.jit import jit
+    from tiersolve.games.knightsdance import KnightsDance
+    from tiersolve.games.knightsdance import parents as right
+    from tiersolve.jit import jit
 
     @jit(cache=False)
     def forgetful(data, tier, local, out, state, other):
@@ -96,8 +49,9 @@ def test_the_tester_names_a_broken_un_move():
 def test_the_tester_names_a_sweep_level_that_does_not_rise():
     """Northcott whose sweep_level ignores the last row: a move there keeps the level."""
     from tiersolve.games.base import GameFunctions
-    from tiersolve.games.northcott import Northcott, sweep_level as right
-    from tiersolve.solver.jit import jit
+    from tiersolve.games.northcott import Northcott
+    from tiersolve.games.northcott import sweep_level as right
+    from tiersolve.jit import jit
 
     @jit(cache=False)
     def blind(data, tier, local, state):
@@ -116,8 +70,9 @@ def test_the_tester_names_a_sweep_level_that_does_not_rise():
 def valueless_breakthrough(rows: int, cols: int):
     """Breakthrough whose unindexed finished games carry code 9 instead of LOSE (a
     broken game for the checks that refuse it)."""
-    from tiersolve.games.breakthrough import Breakthrough, terminal as right
-    from tiersolve.solver.jit import jit
+    from tiersolve.games.breakthrough import Breakthrough
+    from tiersolve.games.breakthrough import terminal as right
+    from tiersolve.jit import jit
 
     @jit(cache=False)
     def valueless(data, state):

@@ -1,10 +1,13 @@
 """The databases agree with the independent plain-Python reference (tests/reference/),
-value and remoteness, on every legal position of small boards of every variant."""
+value and remoteness, on every legal position of the small boards every game declares
+(``reference_boards``), and from the starts of some larger ones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+
+from tiersolve.games import GAMES, game_class
 
 from conftest import legal_indices
 from reference import solve_all
@@ -51,80 +54,11 @@ def crosscheck(db, name: str, options: dict, starts: list[str] | None = None) ->
     return len(reference)
 
 
+#: Every game's ``reference_boards``, and its ``slow_reference_boards`` under -m slow.
 VARIANTS = [
-    ("1210", {"target": 10, "max_step": 2}),
-    ("1210", {"target": 10, "max_step": 2, "misere": True}),
-    ("1210", {"target": 13, "max_step": 3}),
-    ("1210", {"target": 13, "max_step": 3, "misere": True}),
-    ("ttt", {"rows": 3, "cols": 3}),
-    ("ttt", {"rows": 3, "cols": 3, "diagonal": True}),
-    ("ttt", {"rows": 3, "cols": 3, "misere": True}),
-    ("ttt", {"rows": 3, "cols": 3, "diagonal": True, "misere": True}),
-    ("ttt", {"rows": 3, "cols": 3, "k": 2, "diagonal": True}),
-    ("ttt", {"rows": 2, "cols": 4, "k": 2, "misere": True}),
-    ("ttt", {"rows": 3, "cols": 4}),
-    ("ttt", {"rows": 3, "cols": 4, "diagonal": True, "misere": True}),
-    ("northcott", {"rows": 2, "cols": 4}),
-    ("northcott", {"rows": 2, "cols": 4, "misere": True}),
-    ("northcott", {"rows": 2, "cols": 4, "backward": True}),
-    ("northcott", {"rows": 2, "cols": 4, "backward": True, "misere": True}),
-    ("northcott", {"rows": 3, "cols": 5}),
-    ("northcott", {"rows": 3, "cols": 5, "backward": True}),
-    ("northcott", {"rows": 3, "cols": 5, "backward": True, "misere": True}),
-    ("northcott", {"rows": 3, "cols": 6, "backward": True, "misere": True}),
-    ("knightsdance", {"rows": 4, "cols": 4}),
-    ("knightsdance", {"rows": 4, "cols": 4, "jump_block": True}),
-    ("knightsdance", {"rows": 4, "cols": 4, "misere": True}),
-    ("knightsdance", {"rows": 4, "cols": 4, "jump_block": True, "misere": True}),
-    ("knightsdance", {"rows": 5, "cols": 5}),
-    ("knightsdance", {"rows": 5, "cols": 5, "jump_block": True}),
-    ("knightsdance", {"rows": 5, "cols": 5, "misere": True}),
-    ("knightsdance", {"rows": 5, "cols": 5, "jump_block": True, "misere": True}),
-    ("surround", {"rows": 3, "cols": 4}),
-    ("surround", {"rows": 3, "cols": 4, "wormholes": True}),
-    ("surround", {"rows": 3, "cols": 4, "misere": True}),
-    ("surround", {"rows": 3, "cols": 4, "wormholes": True, "misere": True}),
-    ("konane", {"rows": 3, "cols": 4}),
-    ("konane", {"rows": 3, "cols": 4, "goagain_any": True}),
-    ("konane", {"rows": 3, "cols": 4, "misere": True}),
-    ("konane", {"rows": 4, "cols": 4}),
-    ("konane", {"rows": 4, "cols": 4, "goagain_any": True}),
-    ("konane", {"rows": 3, "cols": 4, "symmetry": True}),
-    ("konane", {"rows": 4, "cols": 4, "misere": True, "symmetry": True}),
-    ("clobber", {"rows": 1, "cols": 8}),
-    ("clobber", {"rows": 2, "cols": 4}),
-    ("clobber", {"rows": 2, "cols": 5, "misere": True}),
-    ("clobber", {"rows": 3, "cols": 3}),
-    ("clobber", {"rows": 3, "cols": 4}),
-    ("clobber", {"rows": 3, "cols": 4, "misere": True}),
-    ("clobber", {"rows": 3, "cols": 4, "symmetry": True}),
-    ("domineering", {"rows": 2, "cols": 2}),
-    ("domineering", {"rows": 3, "cols": 4}),
-    ("domineering", {"rows": 4, "cols": 4}),
-    ("domineering", {"rows": 4, "cols": 4, "misere": True}),
-    ("domineering", {"rows": 4, "cols": 4, "symmetry": True}),
-    ("breakthrough", {"rows": 4, "cols": 3}),
-    ("breakthrough", {"rows": 4, "cols": 3, "symmetry": True}),
-    ("knightthrough", {"rows": 4, "cols": 3}),
-    ("knightthrough", {"rows": 4, "cols": 3, "symmetry": True}),
-    ("loa", {"rows": 3, "cols": 3}),
-    ("loa", {"rows": 3, "cols": 3, "symmetry": True}),
-    ("loa", {"rows": 3, "cols": 4, "max_pieces": 2}),
-    ("loa", {"rows": 4, "cols": 4, "max_pieces": 2, "symmetry": True}),
-    ("surakarta", {"size": 4, "max_pieces": 2}),
-    ("surakarta", {"size": 4, "max_pieces": 2, "symmetry": True}),
-    ("surakarta", {"size": 5, "max_pieces": 1}),
-    ("surakarta", {"size": 4, "max_pieces": 3}),
-    ("surakarta", {"size": 6, "max_pieces": 2}),
-    ("pousse", {"size": 1}),
-    ("pousse", {"size": 2}),
-    ("pousse", {"size": 3}),
-    # every position of 4x4 takes the plain-Python reference minutes: run with -m slow
-    pytest.param("breakthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
-    pytest.param("breakthrough", {"rows": 4, "cols": 4, "symmetry": True}, marks=pytest.mark.slow),
-    pytest.param("knightthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
-    pytest.param("knightthrough", {"rows": 5, "cols": 3, "symmetry": True}, marks=pytest.mark.slow),
-    pytest.param("loa", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),
+    *((name, options) for name in GAMES for options in game_class(name).reference_boards),
+    *(pytest.param(name, options, marks=pytest.mark.slow)
+      for name in GAMES for options in game_class(name).slow_reference_boards),
 ]
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 import json
 import shutil
 
+import h5py
 import numpy as np
 import pytest
 
 from tiersolve.databases import VALUES, open_database
-from tiersolve.databases.build import BuildRefused, build_database
+from tiersolve.databases.build import build_database
 from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION
+from tiersolve.databases.lifecycle import BuildRefused
 from tiersolve.games import make_game
 from tiersolve.solver import tiers
-from tiersolve.solver.values import split_records
+from tiersolve.solver.records import split_records
 
 from conftest import value_there
 from crafting import rewrite_metadata
@@ -54,9 +56,10 @@ def test_file_holds_exactly_what_the_solver_computed(tmp_path, name, options):
                     "package_version", "created_utc", "numpy_version", "h5py_version"):
             assert key in attrs
         expected_dtype = np.uint16 if name == "1210" else np.uint8  # the smallest that holds it
-        assert db._remoteness.dtype == expected_dtype
-        assert db._values.compression == "gzip" and db._values.chunks is not None
-        assert db._values.fletcher32 and db._remoteness.fletcher32
+    with h5py.File(tmp_path / "x.h5", "r") as file:  # the file itself, as any HDF5 reader sees it
+        assert file["remoteness"].dtype == expected_dtype
+        assert file["value"].compression == "gzip" and file["value"].chunks is not None
+        assert file["value"].fletcher32 and file["remoteness"].fletcher32
 
 
 def test_lookup_and_moves(database):

@@ -10,14 +10,24 @@ import xml.etree.ElementTree as ElementTree
 import numpy as np
 import pytest
 
-from tiersolve.databases import (VALUES, ClosedDatabaseError, DamagedDatabaseError,
-                                 DatabaseMismatchError, IllegalMoveError, ImpossiblePositionError,
-                                 MalformedPositionError, MissingDatabaseError, OtherBoardError,
-                                 PositionError, TiersolveError, open_database)
+from tiersolve.databases import (
+    VALUES,
+    ClosedDatabaseError,
+    DamagedDatabaseError,
+    DatabaseMismatchError,
+    IllegalMoveError,
+    ImpossiblePositionError,
+    MalformedPositionError,
+    MissingDatabaseError,
+    OtherBoardError,
+    PositionError,
+    TiersolveError,
+    open_database,
+)
 from tiersolve.databases.build import build_database
 from tiersolve.games import make_game
 from tiersolve.games.surround import BLACK_BODY, WHITE_BODY
-from tiersolve.solver.values import LOSE
+from tiersolve.values import LOSE
 
 from conftest import legal_indices
 
@@ -183,8 +193,8 @@ def test_jupyter_renders_boards_and_tables(database):
 
 def test_boards_of_every_game_draw(database):
     """Every game's start draws, as text and as SVG (a game without a board as text)."""
-    from tiersolve.board import board_lines, board_svg
     from tiersolve.games import GAMES
+    from tiersolve.games.board import board_lines, board_svg
 
     for name in GAMES:
         game = make_game(name)

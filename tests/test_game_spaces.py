@@ -9,7 +9,7 @@ import pytest
 
 from tiersolve.games import GAMES, make_game
 from tiersolve.games.base import Game
-from tiersolve.solver.values import ILLEGAL, UNDECIDED
+from tiersolve.values import ILLEGAL, UNDECIDED
 
 SMALL_SPACES = [
     ("1210", {}),

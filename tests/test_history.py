@@ -1,5 +1,5 @@
 """Pousse: the position game's rules move by move, and the history-aware layer
-(src/tiersolve/history.py) against a brute-force search of the real game (who repeats a
+(databases/history.py) against a brute-force search of the real game (who repeats a
 board loses), with the history in the state."""
 
 from __future__ import annotations
@@ -8,9 +8,11 @@ import itertools
 
 import pytest
 
-from tiersolve.history import ENDS, REPEATS, analyse
+from tiersolve.databases.history import ENDS, REPEATS, analyse
 from tiersolve.games import make_game
-from reference.pousse import Game as Reference, real_move_results
+
+from reference.pousse import Game as Reference
+from reference.pousse import real_move_results
 
 START = {2: "(x -- --)", 3: "(x --- --- ---)"}
 

@@ -12,6 +12,7 @@ import pytest
 from tiersolve.games import make_game
 from tiersolve.games.surakarta import circuits
 from tiersolve.games.tester import check_expansions
+
 from reference import make_game as reference_game
 
 

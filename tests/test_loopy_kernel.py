@@ -13,7 +13,9 @@ import pytest
 
 from tiersolve.games import make_game
 from tiersolve.solver import loopy, tiers
-from tiersolve.solver.values import NONCANONICAL, ILLEGAL, VALUE_NAMES, split_records
+from tiersolve.solver.records import split_records
+from tiersolve.values import ILLEGAL, NONCANONICAL, VALUE_NAMES
+
 from reference import solve_all
 
 CASES = [

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tiersolve.cli.play import play_main
 from tiersolve.databases import open_database
-from tiersolve.play import play_main
 
 POSITION_LINE = re.compile(r"^(\(.*\))  (\S+) \((you|computer)\) to move")
 

@@ -9,15 +9,16 @@ import json
 import numpy as np
 import pytest
 
-from conftest import legal_indices
-from test_conformance import CASES
-from test_crosscheck import crosscheck
+from tiersolve.cli.build import build_main
 from tiersolve.databases import UnreachedPositionError, build_database, open_database
-from tiersolve.cli import build_main
 from tiersolve.games import make_game
 from tiersolve.solver import reachable, sorted_sets
 from tiersolve.solver.common import SolverError
 from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
+
+from conftest import legal_indices
+from test_conformance import CASES
+from test_crosscheck import crosscheck
 
 
 def other_starts(full, game, count: int, seed: int) -> list[str]:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import console_examples
 from tiersolve.cli import COMMANDS, main
 from tiersolve.games import GAMES
+
+from conftest import console_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -105,8 +106,9 @@ def help_text(entry, argv: list[str], *prog: str) -> str:
 
 def help_pages() -> dict[str, str]:
     """Every --help page of the command and the scripts, by the command that shows it."""
-    from tiersolve.bench import main as bench_main
-    from tiersolve.cli import build_main, query_main
+    from tiersolve.cli.bench import main as bench_main
+    from tiersolve.cli.build import build_main
+    from tiersolve.cli.query import query_main
 
     pages = {"tiersolve --help": help_text(main, ["--help"])}
     for command in COMMANDS:
@@ -141,7 +143,7 @@ def examples_of(page: str) -> list[str]:
 
 def test_every_help_example_runs_as_printed(tmp_path, new_user):
     pages = help_pages()
-    from tiersolve.cli import build_main
+    from tiersolve.cli.build import build_main
 
     for name in GAMES:  # the script's page of a game: the same examples, by the script
         page = help_text(build_main, [name, "--help"], "build_db.py")

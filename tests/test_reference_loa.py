@@ -11,7 +11,6 @@ from reference.loa import Game
 from reference.solve import check_solution, solve
 
 
-
 def child_texts(game, text):
     """Sorted texts of the children of ``text``; checks same_mover is False."""
     out = []

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from reference.pousse import Game, real_move_results, real_value
-from reference.solve import check_solution as _check_solution, solve
-
+from reference.solve import check_solution as _check_solution
+from reference.solve import solve
 
 
 def board(game, rows):

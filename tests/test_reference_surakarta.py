@@ -19,7 +19,6 @@ from reference.solve import check_solution, solve
 from reference.surakarta import CAPTURE, STEP, Game, circuits
 
 
-
 # --------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import pytest
 
 from tiersolve.databases import open_database
 from tiersolve.databases.build import build_database
-from tiersolve.databases.reader import DamagedDatabaseError
+from tiersolve.errors import DamagedDatabaseError
 from tiersolve.games import make_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,10 +16,14 @@ import h5py
 import numpy as np
 import pytest
 
-from tiersolve.databases import (ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError,
-                                 open_database)
+from tiersolve.cli.build import build_main
+from tiersolve.databases import (
+    ClosedDatabaseError,
+    DamagedDatabaseError,
+    DatabaseMismatchError,
+    open_database,
+)
 from tiersolve.databases.build import build_database, human_bytes, plural
-from tiersolve.cli import build_main
 from tiersolve.games import make_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,7 +201,7 @@ def test_stale_kernel_caches_are_pruned(tmp_path):
     os.utime(old, (month_ago, month_ago))
     done = command("--version", cwd=tmp_path, env={"TIERSOLVE_CACHE_DIR": str(root)})
     assert done.returncode == 0
-    subprocess.run([sys.executable, "-c", "import tiersolve.solver.jit"], check=True,
+    subprocess.run([sys.executable, "-c", "import tiersolve.jit"], check=True,
                    env={**os.environ, "TIERSOLVE_CACHE_DIR": str(root)})
     names = sorted(p.name for p in root.iterdir() if p.name.startswith("numba-"))
     assert old.name not in names and recent.name in names and len(names) == 2

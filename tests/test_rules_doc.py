@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tiersolve.games import GAMES, game_class, make_game
-from tiersolve.solver.codes import ILLEGAL
+from tiersolve.values import ILLEGAL
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "RULES.md"

@@ -9,7 +9,7 @@ from tiersolve.databases import open_database
 from tiersolve.databases.build import build_database
 from tiersolve.games import make_game
 from tiersolve.solver import tiers
-from tiersolve.solver.values import NONCANONICAL
+from tiersolve.values import NONCANONICAL
 
 from conftest import legal_indices
 
@@ -105,9 +105,10 @@ class _Recorder:
 def test_a_lookup_reads_only_the_chunk_it_needs(tmp_path):
     build_database(make_game("clobber", rows=3, cols=4), tmp_path / "c.h5", progress=False)
     with open_database(tmp_path / "c.h5") as db:
-        db._values, db._remoteness = _Recorder(db._values), _Recorder(db._remoteness)
+        checked = db._file  # every read of the data goes through the checked file
+        checked.values, checked.remoteness = _Recorder(checked.values), _Recorder(checked.remoteness)
         db.lookup("(w b-bw wbwb bwbw)")
-        for recorder in (db._values, db._remoteness):
+        for recorder in (checked.values, checked.remoteness):
             assert len(recorder.reads) == 1
             (part,) = recorder.reads
             assert part.stop - part.start <= recorder.chunks[0] < db.size

@@ -21,12 +21,20 @@ import numpy as np
 import pytest
 
 from tiersolve.cli import main
-from tiersolve.databases import (DamagedDatabaseError, DatabaseMismatchError, GameError,
-                                 ImpossiblePositionError, IndexRangeError, MissingDatabaseError,
-                                 TiersolveError, UnreachedPositionError, build_database,
-                                 open_database)
-from tiersolve.databases.build import BuildRefused, check_output
+from tiersolve.databases import (
+    DamagedDatabaseError,
+    DatabaseMismatchError,
+    GameError,
+    ImpossiblePositionError,
+    IndexRangeError,
+    MissingDatabaseError,
+    TiersolveError,
+    UnreachedPositionError,
+    build_database,
+    open_database,
+)
 from tiersolve.databases.format import PartialBuild
+from tiersolve.databases.lifecycle import BuildRefused, check_output
 from tiersolve.games import GAMES, game_class, make_game
 from tiersolve.solver import tiers
 
@@ -116,7 +124,7 @@ def test_only_a_regular_file_is_written_and_one_missing_folder_made(tmp_path, ca
 def test_pousse_play_shows_and_hints_the_values_under_the_repetition_rule(database):
     """After L 2, R 2, L 2, R 2 from the empty 3x3 board, L 2 repeats a board: play's
     list, its hint and the move itself say it loses (the position game says draw)."""
-    from tiersolve.play import play_main
+    from tiersolve.cli.play import play_main
 
     db = database("pousse", size=3)
     out = io.StringIO()
@@ -133,7 +141,7 @@ def test_pousse_play_shows_and_hints_the_values_under_the_repetition_rule(databa
 
 
 def test_the_computer_never_repeats_a_board_while_it_has_another_move(database):
-    from tiersolve.play import play_main
+    from tiersolve.cli.play import play_main
 
     db = database("pousse", size=3)
     out = io.StringIO()
@@ -216,7 +224,7 @@ def test_help_pages_keep_examples_and_games_on_their_own_lines(capsys, monkeypat
 
 # 9 ---------------------------------------------------------------------------------
 def test_boards_show_marks_by_their_letter_and_the_whole_caption():
-    from tiersolve.board import board_svg
+    from tiersolve.games.board import board_svg
 
     game = make_game("ttt")
     caption = "lose in 4 for the player to move"
@@ -229,7 +237,7 @@ def test_boards_show_marks_by_their_letter_and_the_whole_caption():
 
 # 10 --------------------------------------------------------------------------------
 def test_an_empty_no_color_leaves_colour_on(monkeypatch):
-    from tiersolve.play import use_colour
+    from tiersolve.cli.play import use_colour
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -314,7 +322,7 @@ def test_play_with_a_file_of_another_game_says_what_to_do(database, capsys):
 
 # 17 --------------------------------------------------------------------------------
 def test_the_history_report_reads_as_english(database):
-    from tiersolve.history import analyse
+    from tiersolve.databases.history import analyse
 
     db = database("pousse", size=3)
     first = analyse(db, "(x --- --- ---)", ["L 2"]).text().splitlines()[0]
@@ -326,7 +334,7 @@ def test_the_history_report_reads_as_english(database):
 # 18 --------------------------------------------------------------------------------
 def test_a_local_cluster_keeps_dask_quiet_as_it_shuts_down(monkeypatch):
     distributed = pytest.importorskip("distributed")
-    from tiersolve.solver import cluster
+    from tiersolve.databases import cluster
 
     made = {}
 

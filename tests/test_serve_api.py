@@ -18,12 +18,19 @@ pytest.importorskip("starlette", reason="the serve extra is not installed: pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tiersolve.cli import main, move_dict  # noqa: E402
+from tiersolve.cli import main  # noqa: E402
+from tiersolve.cli.serve import (
+    MAX_BATCH,
+    MAX_POSITION_CHARS,
+    Served,
+    create_app,
+    find_databases,
+    open_served,
+    serve_main,
+)
 from tiersolve.databases import build_database  # noqa: E402
 from tiersolve.errors import PositionError, UnreachedPositionError  # noqa: E402
 from tiersolve.games import GAMES, make_game  # noqa: E402
-from tiersolve.serve import (MAX_BATCH, MAX_POSITION_CHARS, Served, create_app,  # noqa: E402
-                             find_databases, open_served, serve_main)
 
 #: The test suite's small boards, one database each: (name in URLs, game, options).
 SMALL = [
@@ -73,7 +80,7 @@ def expected(db, position: str) -> tuple[int, dict]:
     except PositionError as error:
         return 400, {"error": str(error)}
     return 200, {"game": db.game.describe(), "position": record.position, "value": record.value,
-                 "remoteness": record.remoteness, "moves": [move_dict(m) for m in moves]}
+                 "remoteness": record.remoteness, "moves": [m.as_dict() for m in moves]}
 
 
 def get_all(app, name: str, positions: list[str]) -> list[tuple[int, dict]]:
@@ -125,9 +132,9 @@ def test_best_and_line_are_the_librarys(served, client):
     for position in ["(x --- --- ---)", "(o xx- oo- --x)", "(o xxx oo- ---)"]:
         best = client.get("/api/ttt_3x3/best", params={"position": position}).json()
         move = db.best_move(position)
-        assert best["best"] == (None if move is None else move_dict(move))
+        assert best["best"] == (None if move is None else move.as_dict())
         line = client.get("/api/ttt_3x3/line", params={"position": position}).json()
-        assert line["line"] == [move_dict(m) for m in db.principal_variation(position)]
+        assert line["line"] == [m.as_dict() for m in db.principal_variation(position)]
         assert (line["value"], line["remoteness"]) == (db.lookup(position).value,
                                                        db.lookup(position).remoteness)
     assert len(client.get("/api/ttt_3x3/line", params={"position": "(x --- --- ---)"})
@@ -234,7 +241,7 @@ def test_pousse_marks_a_move_that_repeats_a_board_as_losing(database):
     db = database("pousse", size=3)
     app = create_app({"pousse_3x3": Served("pousse_3x3", db, {"description": "pousse 3x3"})})
     with TestClient(app) as client:
-        # the worked example of tiersolve.history: L 2 repeats the board after move 3
+        # the worked example of tiersolve.databases.history: L 2 repeats the board after move 3
         history = ["L 2", "R 2", "L 2", "R 2"]
         view = client.get("/api/pousse_3x3/view", params={"move": history}).json()
         choices = {c["move"]: c for c in view["choices"]}
@@ -314,12 +321,25 @@ def test_start_up_errors_are_one_line(argv, message, capsys, tmp_path, monkeypat
 
 def test_check_says_what_would_be_served(tmp_path, database, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TIERSOLVE_DB_DIR", raising=False)
     (tmp_path / "db").mkdir()
     shutil.copy(database("ttt", rows=3, cols=3).path, tmp_path / "db" / "ttt_3x3.h5")
     assert main(["serve", "--check"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "ttt_3x3: ttt 3x3, start (x --- --- ---) tie",
         "would serve 1 database at http://127.0.0.1:8000/"]
+
+
+def test_the_default_folder_is_where_builds_write(tmp_path, database, capsys, monkeypatch):
+    """As every other command, serve reads $TIERSOLVE_DB_DIR (db/ without it)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "db").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(database("1210").path, tmp_path / "db" / "1210.h5")
+    shutil.copy(database("ttt", rows=3, cols=3).path, tmp_path / "elsewhere" / "ttt_3x3.h5")
+    monkeypatch.setenv("TIERSOLVE_DB_DIR", str(tmp_path / "elsewhere"))
+    assert main(["serve", "--check"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("ttt_3x3: ttt 3x3")
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -329,7 +349,7 @@ def test_every_games_board_draws_its_moves(name):
     1210's, Northcott's, Surround's and Pousse's, which are listed only)."""
     from xml.dom.minidom import parseString
 
-    from tiersolve.serve import board_with_moves
+    from tiersolve.cli.serve import board_with_moves
 
     game = make_game(name)
     start = game.parse(game.default_start())

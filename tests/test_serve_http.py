@@ -28,8 +28,9 @@ import pytest
 
 pytest.importorskip("starlette", reason="the serve extra is not installed: pip install -e '.[test]'")
 
-from conftest import console_examples  # noqa: E402
 from test_readme_commands import matches  # noqa: E402
+
+from conftest import console_examples  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_DOC = ROOT / "docs" / "SERVE.md"

@@ -12,15 +12,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tiersolve.contract import TierType
 from tiersolve.games import GAMES, game_class, make_game
-from reference.solve import solve as reference_solve
+from tiersolve.jit import jit
 from tiersolve.solver import loopy, tiers
-from tiersolve.solver.common import SolverError, TierType
-from tiersolve.solver.jit import jit
+from tiersolve.solver.common import SolverError
+from tiersolve.solver.records import record_none
 from tiersolve.solver.tiers import solve
-from tiersolve.solver.values import (
-    DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, UNDECIDED, VALUE_BITS, VALUE_MASK, WIN, record_none,
+from tiersolve.values import (
+    DRAW,
+    ILLEGAL,
+    LOSE,
+    NONCANONICAL,
+    TIE,
+    UNDECIDED,
+    VALUE_BITS,
+    VALUE_MASK,
+    WIN,
 )
+
+from reference.solve import solve as reference_solve
 
 NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 

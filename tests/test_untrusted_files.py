@@ -27,13 +27,13 @@ import h5py
 import numpy as np
 import pytest
 
-from crafting import read_metadata, replace_dataset, rewrite_metadata, write_raw_metadata
 from tiersolve.cli import main as tiersolve
-from tiersolve.databases import open_database
-from tiersolve.databases import build_database
+from tiersolve.databases import build_database, open_database
 from tiersolve.databases.chunks import COMPRESSION
 from tiersolve.databases.format import CRASH_STEPS, CRASH_VARIABLE
 from tiersolve.errors import DatabaseError
+
+from crafting import read_metadata, replace_dataset, rewrite_metadata, write_raw_metadata
 
 WORKER = Path(__file__).with_name("untrusted_worker.py")
 #: Damaged copies of each database per run: in the default suite (at least the first,
@@ -164,7 +164,7 @@ def remoteness_as(dtype, change):
     def craft(path: Path, db) -> None:
         remoteness = db.remoteness_array()
         at = db.index(db.start)
-        stored = np.where(remoteness < 0, db.none_remoteness, remoteness).astype(dtype)
+        stored = np.where(remoteness < 0, db.attributes["remoteness_none"], remoteness).astype(dtype)
         stored[at] = change(stored[at])
         replace_dataset(path, "remoteness", **per_index(stored))
     return craft

@@ -1,21 +1,18 @@
 """tiersolve: strongly solve small two-player abstract games, tier by tier, into HDF5
 databases, and look positions up in them.
 
-The package reads as layers, each using only those before it:
+The package reads as layers, each importing only those below it
+(docs/ARCHITECTURE.md draws them):
 
-* ``tiersolve.games``: the rules, one module a game (``games/`` in the repository);
-* ``tiersolve.hashers``: perfect hashes from positions to indices (``hashers/``);
-* ``tiersolve.solver``: the numba kernels and tier drivers, in this process or on a
-  Dask cluster (``solver/``);
-* ``tiersolve.databases``: the HDF5 format, its writer and builder, and the lookup
-  library (``databases/``);
-* the commands and what they show, in this folder (``src/tiersolve/``): ``cli`` (the
-  ``tiersolve`` command), ``play``, ``bench``, ``board`` (boards drawn for the
-  terminal and Jupyter) and ``history`` (Pousse's repetition rule over a database).
-
-The repository keeps the library's folders at its top level; ``pyproject.toml`` maps
-them into this package, so installed they never clash with the PyPI projects called
-``databases`` or ``solver``.
+1. the bottom, this package's own modules: ``jit`` (numba with a disk cache, kernel
+   templates), ``values`` (value codes), ``contract`` (what a game and a solver
+   exchange), ``bits`` (bit-board helpers) and ``errors``;
+2. ``tiersolve.hashers``: perfect hashes from positions to indices;
+3. ``tiersolve.games``: the rules, one module a game, and the game contract;
+4. ``tiersolve.solver``: the numba kernels and the tier driver;
+5. ``tiersolve.databases``: the HDF5 format, the builders, the lookup library and
+   the Dask driver;
+6. ``tiersolve.cli``: the ``tiersolve`` command and its subcommands.
 
 >>> from tiersolve.databases import open_database
 >>> from tiersolve.games import make_game
@@ -23,6 +20,4 @@ them into this package, so installed they never clash with the PyPI projects cal
 'northcott 3x6'
 """
 
-from __future__ import annotations
-
-__version__ = "0.2.0"
+__version__ = "0.3.0"

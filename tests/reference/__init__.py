@@ -1,57 +1,54 @@
 """Independent plain-Python reference implementations of the games.
 
-Written from ``RULES.md`` and the seed texts only; tests cross-check the fast
-solver against these.  Standard library only.
+Written from ``docs/RULES.md`` only; tests cross-check the fast solver against these.
+Standard library only, and nothing of the package: a rule misread in one is unlikely
+to be misread the same way in the other.
 
-* ``GAMES``: game name -> ``Game`` class (games whose module is missing or
-  broken are left out);
+* one module a game, the module of the same file name as the game's module under
+  ``games/`` (``games/ttt.py``, ``tests/reference/ttt.py``), defining a class ``Game``
+  whose ``name`` is the registry's name;
+* ``GAMES``: game name -> ``Game`` class, every module of this folder (a broken
+  module is left out here, and its game's tests fail on it);
 * ``make_game(name, **options)``: a ``Game`` instance;
 * ``solve_all(name, options, start_texts)``: ``{canonical text: (value,
   remoteness)}`` for every state reachable from the given starts.
 """
 
 import importlib
+from pathlib import Path
 
 from .solve import DRAW, LOSE, TIE, WIN, solve  # noqa: F401
 
-MODULES = {
-    "1210": "onetwoten",
-    "ttt": "ttt",
-    "northcott": "northcott",
-    "knightsdance": "knightsdance",
-    "surround": "surround",
-    "konane": "konane",
-    "clobber": "clobber",
-    "domineering": "domineering",
-    "breakthrough": "breakthrough",
-    "knightthrough": "knightthrough",
-    "loa": "loa",
-    "surakarta": "surakarta",
-    "pousse": "pousse",
-}
+#: Modules of this folder that are not a game's rules.
+NOT_GAMES = {"solve"}
 
 
-def game_class(name):
-    """The ``Game`` class of game ``name`` (imports its module on demand)."""
-    try:
-        module_name = MODULES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}") from None
-    module = importlib.import_module("." + module_name, __name__)
-    return module.Game
+def _modules():
+    """The module names of this folder's games."""
+    return sorted(path.stem for path in Path(__file__).parent.glob("*.py")
+                  if not path.stem.startswith("_") and path.stem not in NOT_GAMES)
 
 
 def _load_games():
     games = {}
-    for name in MODULES:
+    for module_name in _modules():
         try:
-            games[name] = game_class(name)
+            module = importlib.import_module("." + module_name, __name__)
+            games[module.Game.name] = module.Game
         except Exception:  # a missing or broken module must not hide the others
             pass
     return games
 
 
 GAMES = _load_games()
+
+
+def game_class(name):
+    """The ``Game`` class of game ``name``."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r} (reference rules: {', '.join(GAMES)})") from None
 
 
 def make_game(name, **options):

@@ -1,10 +1,11 @@
-"""Bit-board helpers shared by the hash schemes and the games (numba, int64 masks).
+"""Bit-board helpers shared by the hash schemes, the games and the solvers (numba,
+int64 masks), and ``sort_unique`` for the short buffers of moves and un-moves.
 
 Boards are int64 bit masks (bit ``c`` = cell ``c``), so boards have at most 64 cells;
 bit 63 is the sign bit, so masks move down with ``shift_down`` (a logical shift),
 never with ``>>``, and a full board is ``full_mask(cells)``.
 ``extract_bits`` and ``deposit_bits`` are the PEXT/PDEP operations: the processor's own
-instructions where they are fast (``solver.jit.FAST_PEXT``), else done a byte at a
+instructions where they are fast (``tiersolve.jit.FAST_PEXT``), else done a byte at a
 time with 64 KiB lookup tables, which numba freezes into the compiled code
 (``extract_bits_by_bytes``, ``deposit_bits_by_bytes``); ``permute``
 moves every cell of a mask by a permutation (a mirror, a reversal) the same way, with
@@ -25,7 +26,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from tiersolve.solver.jit import FAST_PEXT, jit
+from tiersolve.jit import FAST_PEXT, jit
 
 MAX_CELLS = 64
 
@@ -230,3 +231,22 @@ def permute(mask: int, tables: np.ndarray, which: int) -> int:
         mask = shift_down(mask, 8)
         position += 1
     return image
+
+
+@jit(inline="always")
+def sort_unique(buffer, count):
+    """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
+    returns the number of distinct entries."""
+    for i in range(1, count):
+        item = buffer[i]
+        j = i - 1
+        while j >= 0 and buffer[j] > item:
+            buffer[j + 1] = buffer[j]
+            j -= 1
+        buffer[j + 1] = item
+    distinct = 0
+    for i in range(count):
+        if distinct == 0 or buffer[i] != buffer[distinct - 1]:
+            buffer[distinct] = buffer[i]
+            distinct += 1
+    return distinct

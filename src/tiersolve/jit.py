@@ -13,7 +13,7 @@ Two facts about numba drive this module:
   like any top-level function.
 
 Import this module before defining any ``@jit`` function (every module that jits
-does ``from solver.jit import jit``), so the cache location is set first.
+does ``from tiersolve.jit import jit``), so the cache location is set first.
 """
 
 from __future__ import annotations
@@ -26,16 +26,23 @@ from typing import Any, Callable
 
 import numba
 
-_PROJECT_ROOT = Path(__file__).resolve().parent.parent
-_JITTED_PACKAGES = ("games", "hashers", "solver")
+#: The package's folder (in a checkout, ``src/tiersolve``, whose layer folders link
+#: to the repository's top-level folders).
+_PACKAGE = Path(__file__).parent
+#: What numba compiles, relative to the package: the bottom layer's modules that
+#: kernels use, and every module of the hash schemes, the games and the solvers.
+_JITTED_SOURCES = ("jit.py", "bits.py", "values.py", "contract.py", "hashers/*.py",
+                   "games/*.py", "solver/*.py")
 
 
 def source_fingerprint() -> str:
-    """A short hash of every numba-compiled source file of the project."""
+    """A short hash of every numba-compiled source file of the project (a new version
+    of any of them is a new kernel cache, and a partial build of another refuses to
+    resume)."""
     digest = hashlib.sha256()
-    for package in _JITTED_PACKAGES:
-        for path in sorted((_PROJECT_ROOT / package).rglob("*.py")):
-            digest.update(str(path.relative_to(_PROJECT_ROOT)).encode())
+    for pattern in _JITTED_SOURCES:
+        for path in sorted(_PACKAGE.glob(pattern)):
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode())
             digest.update(path.read_bytes())
     digest.update(numba.__version__.encode())
     return digest.hexdigest()[:16]
@@ -89,27 +96,8 @@ def prune_stale_caches(root: Path, keep: Path, days: float = STALE_CACHE_DAYS) -
     return removed
 
 
-def announce_compile(label: str, seconds: str = "5-10", quiet: bool = False) -> None:
-    """Say once per source version that the first use of ``label``'s kernels compiles
-    them (numba takes seconds; afterwards they load from the cache). ``quiet`` only
-    records that they are compiled (a build has just done it)."""
-    import sys
-
-    marker = CACHE_DIR / f"announced-{label}"
-    if marker.exists():
-        return
-    if not quiet:
-        print(f"tiersolve: compiling the {label} kernels, once for this version "
-          f"(about {seconds} s)...", file=sys.stderr, flush=True)
-    try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass
-
-
 def _fast_pext() -> bool:
-    """Whether ``hashers.bits`` may use the processor's PEXT/PDEP (BMI2): one cycle on
+    """Whether ``tiersolve.bits`` may use the processor's PEXT/PDEP (BMI2): one cycle on
     Intel since Haswell and on AMD since Zen 3, but microcoded, hundreds of cycles,
     on Zen 1 and 2 ("znver1", "znver2"). ``TIERSOLVE_BIT_TABLES=1`` turns them off."""
     if os.environ.get("TIERSOLVE_BIT_TABLES", "") not in ("", "0"):
@@ -165,6 +153,31 @@ def jit(function: Callable | None = None, **options: Any):
     return compile_lazily if function is None else compile_lazily(function)
 
 
+def bound_later(*names: str) -> tuple[Callable, ...]:
+    """Placeholders for the functions a template calls and :func:`specialise` binds.
+
+    A template calls, say, ``expand(...)``; the module defines ``expand`` with
+    ``expand, = bound_later("expand")``, so readers, editors and linters see where the
+    name comes from. Calling a placeholder (the template itself, not a specialised
+    copy) raises TypeError.
+
+    >>> expand, parents = bound_later("expand", "parents")
+    >>> expand(1)
+    Traceback (most recent call last):
+    ...
+    TypeError: expand is bound by tiersolve.jit.specialise: call a specialised copy of the template
+    """
+    def placeholder(name: str) -> Callable:
+        def unbound(*args: Any) -> Any:
+            raise TypeError(f"{name} is bound by tiersolve.jit.specialise: call a specialised "
+                            "copy of the template")
+
+        unbound.__name__ = unbound.__qualname__ = name
+        return unbound
+
+    return tuple(placeholder(name) for name in names)
+
+
 _specialised: dict[tuple, Callable] = {}
 _inlined: dict[Callable, Callable] = {}
 
@@ -199,7 +212,8 @@ def specialise(template: Callable, label: str, *, refcounts: bool = True,
     (or constants, e.g. a flag that removes a branch at compile time).
 
     ``template`` is a plain Python function that calls, for example, ``expand(...)``
-    as a global; ``specialise(template, "ttt", expand=ttt_expand)`` returns a cached
+    as a global (a placeholder of :func:`bound_later` in its module);
+    ``specialise(template, "ttt", expand=ttt_expand)`` returns a cached
     numba dispatcher named ``<template>__ttt_<digest>`` in which ``expand`` is the
     game's. The digest names the bound functions, so the same label with other
     functions never shares a dispatcher, in memory or in numba's disk cache (which
@@ -208,6 +222,7 @@ def specialise(template: Callable, label: str, *, refcounts: bool = True,
     ``refcounts=False`` compiles it without numba's reference counting (``_nrt``): it
     may then allocate no array, and its callers must hold every array it reads.
 
+    >>> f, = bound_later("f")
     >>> def _apply(x):
     ...     return f(x)
     >>> g = specialise(_apply, "double", f=jit(lambda x: 2 * x))

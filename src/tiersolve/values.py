@@ -1,6 +1,9 @@
-"""Value codes and their names, without numba: what the lookup library needs before
-any kernel is loaded (``solver.values`` re-exports all of it, with the packed records
-the kernels use).
+"""Value codes and their names, without numba: what games, solvers and the lookup
+library all mean by a value (``tiersolve.solver.records`` packs a code and a remoteness
+into the solvers' records).
+
+Values are from the point of view of the player to move (docs/RULES.md). They are
+uint8 codes; the same codes appear in database files.
 
 >>> VALUE_NAMES[WIN], VALUE_CODES["draw"] == DRAW
 ('win', True)

@@ -1,8 +1,5 @@
-"""Value codes, remoteness sentinels and packed records shared by games, solvers and
-databases.
-
-Values are from the point of view of the player to move (see RULES.md). They are
-uint8 codes; the same codes appear in database files.
+"""Packed records: how the solvers hold a solved position (the value codes are
+``tiersolve.values``).
 
 While solving, a solved position is held as one *record*: its value code in the low
 three bits and its remoteness above them, ``record = remoteness << 3 | value``.
@@ -21,11 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tiersolve.solver.codes import (  # noqa: F401 (re-exported)
-    DRAW, ILLEGAL, LOSE, NO_REMOTENESS, NONCANONICAL, TIE, UNDECIDED, VALUE_BITS, VALUE_CODES,
-    VALUE_MASK, VALUE_NAMES, WIN, flipped,
-)
-from tiersolve.solver.jit import jit
+from tiersolve.jit import jit
+from tiersolve.values import LOSE, VALUE_BITS, VALUE_MASK  # noqa: F401 (LOSE: the doctest)
 
 
 def record_dtype(remoteness_bound: int | None) -> np.dtype:

@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from tiersolve.databases.build import human_bytes
+from tiersolve.databases.naming import human_bytes
 from tiersolve.games import GAMES
 
 #: How each case is built: the package's own command, in a fresh interpreter.
@@ -129,7 +129,8 @@ class _CaseParser(argparse.ArgumentParser):
 
 def case_error(case: str) -> str | None:
     """Why ``case`` is not a game and options ``build`` takes, or None."""
-    from tiersolve.cli import build_parser, game_from_args
+    from tiersolve.cli.build import build_parser
+    from tiersolve.cli.common import game_from_args
 
     words = shlex.split(case)
     if not words or words[0] not in GAMES:
@@ -171,7 +172,8 @@ def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
     """Time one tier of a case alone with 1 and with 2 threads, in this process: the
     tiers it reads (and theirs) are solved first, untimed. For builds too long to
     run twice (``--speedup`` builds the whole case twice)."""
-    from tiersolve.cli import build_parser, game_from_args
+    from tiersolve.cli.build import build_parser
+    from tiersolve.cli.common import game_from_args
     from tiersolve.solver import tiers
 
     game = game_from_args(build_parser().parse_args(shlex.split(case)))
@@ -255,9 +257,9 @@ CASE_SETS = {"large": LARGE_CASES, "reachable": REACHABLE_CASES, "cluster": CLUS
 
 
 def bench_parser(prog: str = "bench.py") -> argparse.ArgumentParser:
-    from tiersolve.cli import OneLineParser, _invocation, whole_number
+    from tiersolve.cli.common import OneLineParser, invocation, whole_number
 
-    run = _invocation(prog)
+    run = invocation(prog)
     parser = OneLineParser(
         prog=prog,
         description="Benchmark database builds: seconds, positions per second, planned and\n"
@@ -299,7 +301,7 @@ def bench_parser(prog: str = "bench.py") -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     """Entry point of ``tiersolve bench`` and ``scripts/bench.py``."""
-    from tiersolve.cli import fail
+    from tiersolve.cli.common import fail
 
     parser = bench_parser(prog)
     args = parser.parse_args(argv)

@@ -12,7 +12,7 @@ The computer plays perfectly (``Database.best_move``): the fastest win, else a t
 else a draw, else the slowest loss; among equal moves it chooses at random, seeded
 by ``--seed``. In a game where repeating a board loses (Pousse), the values shown,
 the hint and the computer's choice are those of the real rule given the game so
-far (``tiersolve.history``), proven where the search can prove them.
+far (``tiersolve.databases.history``), proven where the search can prove them.
 """
 
 from __future__ import annotations
@@ -25,10 +25,18 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
-from tiersolve.board import board_lines
-from tiersolve.cli import (EXIT_INTERRUPTED, OneLineParser, _invocation, add_game_options, fail,
-                           game_from_args, games_list, whole_number)
+from tiersolve.cli.common import (
+    EXIT_INTERRUPTED,
+    OneLineParser,
+    add_game_options,
+    fail,
+    game_from_args,
+    games_list,
+    invocation,
+    whole_number,
+)
 from tiersolve.games import GAMES, game_class
+from tiersolve.games.board import board_lines
 
 COMMANDS = ("undo", "hint", "value", "moves", "restart", "quit")
 COLOURS = {"win": "32", "tie": "33", "draw": "33", "lose": "31"}  # ANSI green, yellow, red
@@ -39,7 +47,7 @@ HELP = ("Type a move's name, or: undo (take back your last move), hint (the best
 #: game's value, marked as such.
 PLAY_NODE_LIMIT = 50_000
 PLAY_TIME_LIMIT = 3.0
-#: How the values under the repetition rule are marked in play (tiersolve.history).
+#: How the values under the repetition rule are marked in play (tiersolve.databases.history).
 NOTES = {"repeats": "repeats a board", "ends": "ends the game", "proven": "proven",
          "unproven": "position game; not proven under the repetition rule"}
 
@@ -51,8 +59,11 @@ def use_colour(stream: TextIO) -> bool:
         hasattr(stream, "isatty") and stream.isatty()
 
 
-def value_text(value: str, remoteness: int | None, colour: bool) -> str:
-    text = value if remoteness is None else f"{value} in {remoteness}"
+def coloured_value_text(value: str, remoteness: int | None, colour: bool) -> str:
+    """``value_text``, coloured by the value when ``colour``."""
+    from tiersolve.databases.reader import value_text
+
+    text = value_text(value, remoteness)
     return f"\033[{COLOURS[value]}m{text}\033[0m" if colour and value in COLOURS else text
 
 
@@ -123,7 +134,7 @@ class Session:
         """The real rule's verdicts for this position and the game so far (Pousse)."""
         key = tuple(self.played)
         if key not in self._judged:
-            from tiersolve.history import analyse
+            from tiersolve.databases.history import analyse
 
             self._judged[key] = analyse(self.db, self.start, self.played,
                                         node_limit=PLAY_NODE_LIMIT, time_limit=PLAY_TIME_LIMIT)
@@ -135,7 +146,7 @@ class Session:
         if not self.repetition_loses:
             return [Choice(m.move, m.position, m.value, m.remoteness, m.moves_again)
                     for m in self.db.moves(self.position)]
-        from tiersolve.history import ENDS, REPEATS
+        from tiersolve.databases.history import ENDS, REPEATS
 
         choices = []
         for verdict in self._history_report().moves:
@@ -173,7 +184,7 @@ class Session:
 
     def describe(self, value: str, remoteness: int | None, note: str) -> str:
         """``lose in 3``, or with a note (the repetition rule's) ``lose, proven``."""
-        text = value_text(value, remoteness, self.colour)
+        text = coloured_value_text(value, remoteness, self.colour)
         return f"{text}, {note}" if note else text
 
     def show(self, judged: bool = True) -> None:
@@ -190,7 +201,7 @@ class Session:
         for c in choices:
             again = "  (moves again)" if c.moves_again else ""
             note = f"  ({c.note})" if c.note else ""
-            self.say(f"  {c.move:<{width}}  {value_text(c.value, c.remoteness, self.colour)}"
+            self.say(f"  {c.move:<{width}}  {coloured_value_text(c.value, c.remoteness, self.colour)}"
                      f"{note}{again}")
 
     def play(self, choice: Choice) -> None:
@@ -312,7 +323,7 @@ def run_session(session: Session, lines: TextIO) -> int:
 
 
 def play_parser(prog: str = "play") -> argparse.ArgumentParser:
-    run = _invocation(prog)
+    run = invocation(prog)
     parser = OneLineParser(
         prog=prog, description="Play a game in the terminal against perfect play (or watch, or\n"
                                "explore both sides), from the game's database.",
@@ -325,7 +336,7 @@ def play_parser(prog: str = "play") -> argparse.ArgumentParser:
     for name in GAMES:
         cls = game_class(name)
         sub = games.add_parser(name, description=f"Play {cls.title}.",
-                               epilog=f"The options are those of '{_invocation(prog, 'build')} "
+                               epilog=f"The options are those of '{invocation(prog, 'build')} "
                                       f"{name}'.\n" + textwrap.fill(HELP, 79))
         add_game_options(sub, cls)
         options = sub.add_argument_group("play options")
@@ -358,8 +369,10 @@ def play_main(argv: Sequence[str] | None = None, prog: str = "play",
     """Entry point of ``tiersolve play``."""
     from pathlib import Path
 
-    from tiersolve.databases.build import BuildRefused, build_database
-    from tiersolve.databases.reader import Database, build_command, default_path, game_flags
+    from tiersolve.databases.build import build_database
+    from tiersolve.databases.lifecycle import BuildRefused
+    from tiersolve.databases.naming import build_command, default_path
+    from tiersolve.databases.reader import Database
     from tiersolve.errors import TiersolveError
 
     lines = stdin or sys.stdin
@@ -384,7 +397,7 @@ def play_main(argv: Sequence[str] | None = None, prog: str = "play",
             print(report.summary_line(), file=out)
         with Database(path) as db:
             if (db.game.name, db.game.options) != (game.name, game.options):
-                held = " ".join(filter(None, [db.game.name, game_flags(db.game)]))
+                held = " ".join(filter(None, [db.game.name, db.game.flags()]))
                 instead = ("leave --db out to use " + str(default_path(game)) if args.db else
                            f"replace it with: {build_command(game)} --overwrite")
                 return fail(parser.prog, f"{path} holds {db.game.describe()}, not "

@@ -38,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-from tiersolve.cli import OneLineParser, fail, whole_number
+from tiersolve.cli.common import OneLineParser, fail, whole_number
 
 #: Longest position text answered; a longer one is refused with 413 before parsing.
 MAX_POSITION_CHARS = 2_000
@@ -48,7 +48,7 @@ MAX_BATCH = 10_000
 MAX_BODY_BYTES = 2 << 20
 #: Most moves in a game the page sends back (GET /api/NAME/view).
 MAX_MOVES = 1_000
-#: The repetition rule's search per page view (tiersolve.history): short, because it
+#: The repetition rule's search per page view (tiersolve.databases.history): short, because it
 #: runs on the event loop and holds every other request meanwhile.
 VIEW_NODE_LIMIT = 20_000
 VIEW_TIME_LIMIT = 1.0
@@ -57,8 +57,6 @@ VIEW_TIME_LIMIT = 1.0
 DEFAULT_CACHE = 10_000
 #: File stems that cannot name a database, as the API's own paths use them.
 RESERVED_NAMES = {"databases"}
-#: Where DIR defaults to.
-DEFAULT_DIR = "db"
 #: The page's files, shipped as package data and read once at start-up.
 STATIC_FILES = {"index.html": "text/html; charset=utf-8",
                 "app.js": "text/javascript; charset=utf-8",
@@ -97,7 +95,9 @@ def find_databases(files: Sequence[str], directory: str | None) -> dict[str, Pat
             if not path.is_file():
                 raise ValueError(f"no such database file: {path}")
     else:
-        folder = Path(directory or DEFAULT_DIR)
+        from tiersolve.databases.naming import default_directory
+
+        folder = Path(directory) if directory is not None else default_directory()
         if not folder.is_dir():
             raise ValueError(f"no folder {folder} to serve databases from")
         root = folder.resolve()
@@ -149,12 +149,6 @@ def open_served(paths: dict[str, Path]) -> dict[str, Served]:
 
 
 # -- answers ---------------------------------------------------------------------------
-def move_dict(move) -> dict[str, Any]:
-    """A Move as JSON, with the names ``tiersolve query --json`` uses."""
-    return {"move": move.move, "position": move.position, "value": move.value,
-            "remoteness": move.remoteness, "moves_again": move.moves_again}
-
-
 def _position_error(error: Exception) -> ServeError:
     """The HTTP error of a library error about a position."""
     from tiersolve.errors import UnreachedPositionError
@@ -188,7 +182,7 @@ def position_answer(served: Served, position: Any) -> dict[str, Any]:
         raise _position_error(error) from None
     return {"game": db.game.describe(), "position": record.position,
             "value": record.value, "remoteness": record.remoteness,
-            "moves": [move_dict(m) for m in moves]}
+            "moves": [m.as_dict() for m in moves]}
 
 
 def _answer_with(served: Served, position: Any, key: str, compute) -> dict[str, Any]:
@@ -210,7 +204,7 @@ def best_answer(served: Served, position: Any) -> dict[str, Any]:
     """``GET /api/NAME/best?position=``: the move perfect play makes (null at the end)."""
     def best(text: str) -> dict[str, Any] | None:
         move = served.db.best_move(text)
-        return None if move is None else move_dict(move)
+        return None if move is None else move.as_dict()
 
     return _answer_with(served, position, "best", best)
 
@@ -218,7 +212,7 @@ def best_answer(served: Served, position: Any) -> dict[str, Any]:
 def line_answer(served: Served, position: Any) -> dict[str, Any]:
     """``GET /api/NAME/line?position=``: the principal variation, move by move."""
     return _answer_with(served, position, "line",
-                        lambda text: [move_dict(m) for m in served.db.principal_variation(text)])
+                        lambda text: [m.as_dict() for m in served.db.principal_variation(text)])
 
 
 def batch_answer(served: Served, positions: Any) -> dict[str, Any]:
@@ -291,7 +285,7 @@ def _marker(game, position: str, choice: dict[str, Any]) -> str:
     domino); an arrow from one square to another (a piece moving)."""
     from html import escape
 
-    from tiersolve.board import BOARD_CELL, EMPTY, cell_centre
+    from tiersolve.games.board import BOARD_CELL, EMPTY, cell_centre
 
     cells = _move_cells(game, choice["move"])
     if not 1 <= len(cells) <= 2:
@@ -326,7 +320,7 @@ def _marker(game, position: str, choice: dict[str, Any]) -> str:
 
 def board_with_moves(game, position: str, caption: str, choices: list[dict[str, Any]]) -> str:
     """``board_svg`` of the position with every move it can show drawn on it."""
-    from tiersolve.board import board_svg
+    from tiersolve.games.board import board_svg
 
     svg = board_svg(game, position, caption)
     # a viewBox lets the page scale the picture to its room
@@ -393,7 +387,7 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
         answer.update(value="win", remoteness=0, choices=[], over=True,
                       note=f"{repeated} repeated a board: its player lost")
     elif repetition:
-        from tiersolve.history import ENDS, REPEATS, analyse
+        from tiersolve.databases.history import ENDS, REPEATS, analyse
 
         report = analyse(db, trail[0]["position"], list(moves), node_limit=VIEW_NODE_LIMIT,
                          time_limit=VIEW_TIME_LIMIT)
@@ -416,7 +410,7 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
         else:
             answer["note"] = "position game; not proven under the repetition rule"
     else:
-        answer["choices"] = [{**move_dict(m), "note": ""} for m in db.moves(current["position"])]
+        answer["choices"] = [{**m.as_dict(), "note": ""} for m in db.moves(current["position"])]
         answer["over"] = not answer["choices"]
     # No caption: the page's status line says who is to move and the value, once.
     answer["svg"] = board_with_moves(game, current["position"], "", answer["choices"])
@@ -426,7 +420,7 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
 # -- the application --------------------------------------------------------------------
 def _static_files() -> dict[str, bytes]:
     """The page's files from the package (read once: a request reads no file)."""
-    folder = resources.files("tiersolve") / "static"
+    folder = resources.files("tiersolve.cli") / "static"
     return {name: (folder / name).read_bytes() for name in STATIC_FILES}
 
 
@@ -588,7 +582,8 @@ def serve_parser(prog: str = "serve") -> argparse.ArgumentParser:
     parser.add_argument("files", metavar="FILE.h5", nargs="*",
                         help="database files to serve (default: every *.h5 in --dir)")
     parser.add_argument("--dir", metavar="DIR", default=None,
-                        help=f"serve every database file in DIR (default {DEFAULT_DIR}/)")
+                        help="serve every database file in DIR (default: $TIERSOLVE_DB_DIR, "
+                             "where builds write them, else db/)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=whole_number(0), default=8000,
@@ -615,7 +610,7 @@ def serve_main(argv: Sequence[str] | None = None, prog: str = "serve") -> int:
         return fail(parser.prog, "--port 0 works with one worker only (each would pick its own)")
     try:
         import starlette  # noqa: F401
-        import uvicorn
+        import uvicorn  # noqa: F401 (here to say at once what is missing)
     except ImportError as missing:
         return fail(parser.prog, f"the server needs the serve extra ({missing.name} is missing): "
                                  "pip install 'tiersolve[serve]'")
@@ -647,7 +642,7 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str) -> 
             {"files": {n: str(p.resolve()) for n, p in paths.items()}, "cache": args.cache})
         print(f"serving at http://{host}:{args.port}/ with {args.workers} workers "
               "(Ctrl-C to stop)", flush=True)
-        uvicorn.run("tiersolve.serve:app_from_environment", factory=True, host=args.host,
+        uvicorn.run("tiersolve.cli.serve:app_from_environment", factory=True, host=args.host,
                     port=args.port, workers=args.workers, log_level="warning",
                     access_log=False)
         return 0

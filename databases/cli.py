@@ -1,6 +1,0 @@
-"""Moved to :mod:`tiersolve.cli`;
-importing this name still works, with a DeprecationWarning."""
-
-from tiersolve._moved import alias_moved_module
-
-alias_moved_module(__name__)

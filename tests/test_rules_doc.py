@@ -76,10 +76,8 @@ def test_no_tracked_file_points_outside_the_repository():
                       + ", ".join(hits))
 
 
-@functools.lru_cache(maxsize=None)
-def sections() -> dict[str, tuple[str, str]]:
-    """Registry name -> (heading title, section text) of every game section."""
-    text = RULES.read_text(encoding="utf-8")
+def sections_of(text: str) -> dict[str, tuple[str, str]]:
+    """Registry name -> (heading title, section text) of every game section of ``text``."""
     starts = [m.start() for m in HEADING.finditer(text)] + [len(text)]
     found = {}
     for start, end in zip(starts, starts[1:]):
@@ -87,6 +85,12 @@ def sections() -> dict[str, tuple[str, str]]:
         if match:
             found[match["name"]] = (match["title"], text[match.end():end])
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def sections() -> dict[str, tuple[str, str]]:
+    """The game sections of docs/RULES.md."""
+    return sections_of(RULES.read_text(encoding="utf-8"))
 
 
 def test_every_registered_game_has_a_section():
@@ -99,10 +103,12 @@ def test_every_section_is_a_registered_game():
     assert sorted(set(sections()) - set(GAMES)) == []
 
 
-def examples(name: str) -> list[tuple[bool, dict, str]]:
-    """(refused, options, position text) of every example in a game's section."""
+def examples(name: str, text: str | None = None) -> list[tuple[bool, dict, str]]:
+    """(refused, options, position text) of every example in a game's section (of
+    docs/RULES.md, or ``text``)."""
     found = []
-    for span in CODE_SPAN.findall(sections().get(name, ("", ""))[1]):
+    section = sections().get(name, ("", ""))[1] if text is None else text
+    for span in CODE_SPAN.findall(section):
         match = EXAMPLE.fullmatch(span)
         if not match:
             continue
@@ -126,42 +132,52 @@ def refusal(game, text: str) -> str | None:
     return reason
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_section_names_every_option_and_the_start(name):
-    if name not in sections():
-        pytest.skip("no section (test_every_registered_game_has_a_section fails)")
+def unnamed_options(name: str, text: str) -> list[str]:
+    """The options of game ``name`` that a section's ``text`` does not mention, and
+    its default start if the section does not show it."""
     game = make_game(name)
-    text = sections()[name][1]
-    unnamed = [option.flag for option in game.options_spec
+    missing = [option.flag for option in game.options_spec
                if not re.search(re.escape(option.flag) + r"(?![\w-])", text)]
-    assert unnamed == [], "options the section does not mention"
-    assert f"`{game.default_start()}`" in text, "the default start is not shown"
+    return missing + ([] if f"`{game.default_start()}`" in text else [game.default_start()])
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_section_examples_are_true(name):
-    cases = examples(name)
-    if not cases:
-        pytest.skip("no section (test_every_registered_game_has_a_section fails)")
+def wrong_examples(name: str, text: str | None = None) -> list[str]:
+    """The examples of a game's section the code disagrees with, one line each."""
     wrong = []
-    for refused, options, text in cases:
+    for refused, options, position in examples(name, text):
         label = " ".join([f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}")
-                          for k, v in options.items()] + [text])
+                          for k, v in options.items()] + [position])
         try:
             game = make_game(name, **options)
         except ValueError as error:
             wrong.append(f"{label}: {error}")
             continue
         if refused:
-            if refusal(game, text) is None:
+            if refusal(game, position) is None:
                 wrong.append(f"{label} is marked refused but is a legal position")
             continue
         try:
-            state = game.parse(text)
+            state = game.parse(position)
         except ValueError as error:
             wrong.append(f"{label}: {error}")
             continue
         reason = game.unreachable_reason(state)
         if reason:
             wrong.append(f"{label}: {reason}")
+    return wrong
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_section_names_every_option_and_the_start(name):
+    if name not in sections():
+        pytest.skip("no section (test_every_registered_game_has_a_section fails)")
+    assert unnamed_options(name, sections()[name][1]) == [], \
+        "options (or the default start) the section does not show"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_section_examples_are_true(name):
+    if not examples(name):
+        pytest.skip("no section (test_every_registered_game_has_a_section fails)")
+    wrong = wrong_examples(name)
     assert not wrong, "docs/RULES.md examples the code disagrees with:\n" + "\n".join(wrong)

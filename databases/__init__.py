@@ -18,20 +18,9 @@ import inspect
 from typing import Any
 
 from tiersolve.errors import (
-    ClosedDatabaseError,
-    DamagedDatabaseError,
-    DatabaseError,
-    DatabaseMismatchError,
-    GameError,
-    IllegalMoveError,
-    ImpossiblePositionError,
-    IndexRangeError,
-    MalformedPositionError,
-    MissingDatabaseError,
-    OtherBoardError,
-    PositionError,
-    TiersolveError,
-    UnreachedPositionError,
+    ClosedDatabaseError, DamagedDatabaseError, DatabaseError, DatabaseMismatchError, GameError,
+    IllegalMoveError, ImpossiblePositionError, IndexRangeError, MalformedPositionError,
+    MissingDatabaseError, OtherBoardError, PositionError, TiersolveError, UnreachedPositionError,
 )
 
 __all__ = ["VALUES", "Database", "DatabaseInfo", "Move", "Record", "default_path",

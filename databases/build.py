@@ -22,19 +22,10 @@ import numpy as np
 
 from tiersolve.contract import TierType
 from tiersolve.databases.format import (
-    PARTIAL_SUFFIX,
-    PartialBuild,
-    crash_point,
-    provenance_attributes,
-    write_database,
+    PARTIAL_SUFFIX, PartialBuild, crash_point, provenance_attributes, write_database,
 )
 from tiersolve.databases.lifecycle import (
-    KERNEL_BYTES,
-    BuildRefused,
-    BuildReport,
-    BuildRun,
-    legal_start,
-    memory_available,
+    KERNEL_BYTES, BuildRefused, BuildReport, BuildRun, legal_start, memory_available,
     resident_bytes,
 )
 from tiersolve.databases.naming import default_path, default_reachable_path, human_bytes, plural

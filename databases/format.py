@@ -37,12 +37,7 @@ import h5py
 import numpy as np
 
 from tiersolve.databases.chunks import (
-    CHUNK_POSITIONS,
-    COMPRESSION,
-    DEFLATE_LEVEL,
-    SCRATCH_LEVEL,
-    ChunkWriter,
-    chunked_layout,
+    CHUNK_POSITIONS, COMPRESSION, DEFLATE_LEVEL, SCRATCH_LEVEL, ChunkWriter, chunked_layout,
 )
 from tiersolve.databases.metadata import encode_metadata
 from tiersolve.games.base import Game

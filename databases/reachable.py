@@ -27,20 +27,11 @@ import numpy as np
 
 from tiersolve.databases.chunks import ChunkWriter, chunked_layout
 from tiersolve.databases.format import (
-    INDEX_FILL,
-    VALUE_FILL,
-    checked_small_dataset,
-    crash_point,
-    new_database,
+    INDEX_FILL, VALUE_FILL, checked_small_dataset, crash_point, new_database,
     provenance_attributes,
 )
 from tiersolve.databases.lifecycle import (
-    BuildRefused,
-    BuildReport,
-    BuildRun,
-    CompileTimer,
-    legal_start,
-    memory_available,
+    BuildRefused, BuildReport, BuildRun, CompileTimer, legal_start, memory_available,
     resident_bytes,
 )
 from tiersolve.databases.naming import default_reachable_path, human_bytes
@@ -48,11 +39,7 @@ from tiersolve.games.base import Game
 from tiersolve.jit import source_fingerprint
 from tiersolve.solver.common import progress_bar
 from tiersolve.solver.reachable import (
-    TieredSolution,
-    TierStore,
-    bytes_per_position,
-    has_loopy_tiers,
-    solve_reachable,
+    TieredSolution, TierStore, bytes_per_position, has_loopy_tiers, solve_reachable,
 )
 from tiersolve.values import VALUE_NAMES
 

@@ -32,14 +32,8 @@ import numpy as np
 
 from tiersolve.databases.naming import build_command, default_directory, default_path
 from tiersolve.errors import (
-    ClosedDatabaseError,
-    DatabaseMismatchError,
-    IllegalMoveError,
-    ImpossiblePositionError,
-    IndexRangeError,
-    MalformedPositionError,
-    MissingDatabaseError,
-    PositionError,
+    ClosedDatabaseError, DatabaseMismatchError, IllegalMoveError, ImpossiblePositionError,
+    IndexRangeError, MalformedPositionError, MissingDatabaseError, PositionError,
     UnreachedPositionError,
 )
 from tiersolve.games import GAMES, make_game

@@ -21,10 +21,7 @@ import numpy as np
 
 from tiersolve.databases.metadata import described, shown
 from tiersolve.errors import (
-    ClosedDatabaseError,
-    DamagedDatabaseError,
-    DatabaseMismatchError,
-    PositionError,
+    ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError, PositionError,
     TiersolveError,
 )
 from tiersolve.games import GAMES, make_game
@@ -87,10 +84,7 @@ class CheckedFile:
 
     def _open(self, expect: Game | None, watch: Callable[[str], ContextManager]) -> None:
         from tiersolve.databases.format import (
-            FORMAT_NAMES_READ,
-            FORMAT_VERSION,
-            OLDER_VERSIONS,
-            layout_attributes,
+            FORMAT_NAMES_READ, FORMAT_VERSION, OLDER_VERSIONS, layout_attributes,
         )
         from tiersolve.databases.metadata import check_metadata, parse_metadata
 

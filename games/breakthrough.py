@@ -33,34 +33,16 @@ from typing import NamedTuple
 import numpy as np
 
 from tiersolve.bits import (
-    as_mask,
-    extract_bits,
-    lowest_bit,
-    permutation_tables,
-    permute,
-    popcount,
-    shift_down,
+    as_mask, extract_bits, lowest_bit, permutation_tables, permute, popcount, shift_down,
 )
 from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    cols_option,
-    rows_option,
-    square_name,
+    Game, GameFunctions, GameSpec, Option, board_cells, cols_option, rows_option, square_name,
 )
 from tiersolve.hashers.combinations import rank_subset
 from tiersolve.hashers.regions import (
-    F,
-    G,
-    rank_region_board,
-    rank_region_first,
-    region_board_count,
-    unrank_region_board,
+    F, G, rank_region_board, rank_region_first, region_board_count, unrank_region_board,
 )
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.jit import jit
@@ -358,11 +340,7 @@ class Breakthrough(Game):
             mirror=permutation_tables([mirror], cells), bit_of=np.array(bit_of, dtype=np.int64),
             **self.step_masks(steps, kinds))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=STEPS * pieces,
-            loopy=False,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=STEPS * pieces, loopy=False,
             remoteness_bound=2 * pieces * (rows - 1),
             hasher={"name": "region rearranger (black barred from the bottom row, white from "
                             "the top row), turn", "tiers": "(black, white, black on the top row)",

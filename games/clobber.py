@@ -27,17 +27,8 @@ import numpy as np
 from tiersolve.bits import lowest_bit, permutation_tables, popcount, shift_down
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    code_masks,
-    cols_option,
-    no_move_value,
-    rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, code_masks, cols_option,
+    no_move_value, rows_option, square_name,
 )
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.symmetry import canonical_board_rank, grid_symmetries
@@ -216,14 +207,10 @@ class Clobber(Game):
             step_from=np.array([sum(1 << c for c in range(cells) if neighbours[c, d] >= 0)
                                 for d in range(4)], dtype=np.uint64).view(np.int64))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=4 * cells,
-            loopy=False,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=4 * cells, loopy=False,
             remoteness_bound=cells,
-            hasher={"name": "rearranger", "tiers": "(black stones, white stones), turn from the counts",
-                    "cells": cells, "symmetries": len(symmetries) + 1})
+            hasher={"name": "rearranger", "tiers": "(black stones, white stones), turn from the "
+                    "counts", "cells": cells, "symmetries": len(symmetries) + 1})
 
     def tier_children(self, tier: int) -> set[int]:
         b, w = self.tiers.keys[tier]

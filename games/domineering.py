@@ -24,16 +24,8 @@ import numpy as np
 from tiersolve.bits import permutation_tables
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    cols_option,
-    no_move_value,
-    rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
+    rows_option, square_name,
 )
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.symmetry import canonical_subset_rank, grid_symmetries
@@ -188,12 +180,8 @@ class Domineering(Game):
                            dominoes=domino_table(rows, cols),
                            symmetry_tables=permutation_tables(symmetries, cells))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=int(data.dominoes.shape[1]),
-            loopy=False,
-            remoteness_bound=cells // 2,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=int(data.dominoes.shape[1]),
+            loopy=False, remoteness_bound=cells // 2,
             hasher={"name": "combinations", "tiers": "covered cells 2k (turn: k even = v)",
                     "cells": cells, "symmetries": len(symmetries) + 1})
 

@@ -26,14 +26,7 @@ import numpy as np
 
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    cols_option,
-    no_move_value,
-    rows_option,
+    MISERE, Game, GameFunctions, GameSpec, Option, cols_option, no_move_value, rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
@@ -270,12 +263,7 @@ class KnightsDance(Game):
             params=np.array([squares, self.options["jump_block"], self.options["misere"]], dtype=np.int64),
             jumps=jump_table(rows, cols))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=5,
-            max_moves=8,
-            loopy=True,
-            remoteness_bound=None,
+            tiers=tiers, data=data, state_size=5, max_moves=8, loopy=True, remoteness_bound=None,
             hasher={"name": "mixed-radix", "digits": "white king, black king, white knight, "
                     "black knight squares, turn", "radices": [squares] * 4 + [2]},
             max_parents=8,

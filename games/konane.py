@@ -34,17 +34,8 @@ import numpy as np
 from tiersolve.bits import deposit_bits, lowest_bit, permutation_tables, permute, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    cols_option,
-    no_move_value,
-    parse_square,
-    rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
+    parse_square, rows_option, square_name,
 )
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.symmetry import grid_symmetries
@@ -346,11 +337,7 @@ class Konane(Game):
             symmetry_tables=permutation_tables(symmetries, cells),
             swaps_colour=np.array(swaps or [0], dtype=np.int64))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=2 + cells,
-            max_moves=4 * cells + 1,
-            loopy=False,
+            tiers=tiers, data=data, state_size=2 + cells, max_moves=4 * cells + 1, loopy=False,
             remoteness_bound=2 * cells,
             hasher={"name": "combinations+turn|landing-cell",
                     "tiers": "(pieces p, go-again g): g=0 occupied set and turn, g=1 occupied "

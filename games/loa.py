@@ -33,38 +33,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tiersolve.bits import (
-    as_mask,
-    deposit_bits,
-    extract_bits,
-    lowest_bit,
-    popcount,
-    shift_down,
-    sort_unique,
+    as_mask, deposit_bits, extract_bits, lowest_bit, popcount, shift_down, sort_unique,
 )
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    GameFunctions,
-    GameSpec,
-    Option,
-    PieceCountGame,
-    board_cells,
-    code_masks,
-    cols_option,
-    decode_board_state,
-    encode_board_state,
-    keep_first_pieces,
-    rows_option,
-    square_name,
+    GameFunctions, GameSpec, Option, PieceCountGame, board_cells, code_masks, cols_option,
+    decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
 )
 from tiersolve.hashers.boards import (
-    board_images,
-    canonical_black,
-    colour_changes,
-    decode_board,
-    encode_board,
-    encode_changed,
-    encode_quiet_moves,
-    nearly_symmetric,
+    board_images, canonical_black, colour_changes, decode_board, encode_board, encode_changed,
+    encode_quiet_moves, nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.jit import jit
@@ -453,14 +431,9 @@ class LinesOfAction(PieceCountGame):
         data = LoaData(self.space.table, *line_tables(rows, cols))
         most = max(most_black, most_white)
         return GameSpec(
-            tiers=self.space.tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=max(8 * most, 1),
-            loopy=True,
-            remoteness_bound=None,
-            hasher=hasher,
-            # + 2: the un-moves write three slots a line before they know how many it has.
+            tiers=self.space.tiers, data=data, state_size=1 + cells, max_moves=max(8 * most, 1),
+            loopy=True, remoteness_bound=None, hasher=hasher,
+            # + 2: the un-moves write three slots a line before they know how many it has
             max_parents=8 * most + 3,
             parents_are_distinct=True)  # parents() counts a repeat once itself
 

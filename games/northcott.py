@@ -26,14 +26,7 @@ import numpy as np
 
 from tiersolve.errors import OtherBoardError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    cols_option,
-    copy_into,
-    no_move_value,
+    MISERE, Game, GameFunctions, GameSpec, Option, cols_option, copy_into, no_move_value,
     rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
@@ -261,16 +254,11 @@ class Northcott(Game):
         loopy = self.options["backward"]
         levels = rows * (cols - 2) + 1
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + 3 * rows,
-            max_moves=max_moves,
-            loopy=loopy,
+            tiers=tiers, data=data, state_size=1 + 3 * rows, max_moves=max_moves, loopy=loopy,
             remoteness_bound=None if loopy else rows * (cols - 2),
             hasher={"name": "mixed-radix", "digits": "row states (widest gap first), turn",
                     "radices": [row_states] * rows + [2]},
-            max_parents=max_moves,
-            sweep_levels=levels if not loopy and levels <= 256 else 0,
+            max_parents=max_moves, sweep_levels=levels if not loopy and levels <= 256 else 0,
             parents_are_distinct=True)  # each un-move sets one row to its own state
 
     def tier_children(self, tier: int) -> set[int]:

@@ -99,14 +99,9 @@ class OneTwoTen(Game):
         data = OneTwoTenData(
             params=np.array([target, self.options["max_step"], self.options["misere"]], dtype=np.int64))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=2,
-            max_moves=self.options["max_step"],
-            loopy=False,
-            remoteness_bound=target,
-            hasher={"name": "mixed-radix", "digits": ["sum", "turn"],
-                    "radices": [target + 1, 2]})
+            tiers=tiers, data=data, state_size=2, max_moves=self.options["max_step"],
+            loopy=False, remoteness_bound=target,
+            hasher={"name": "mixed-radix", "digits": ["sum", "turn"], "radices": [target + 1, 2]})
 
     def tier_children(self, tier: int) -> set[int]:
         return {0}

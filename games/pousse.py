@@ -38,22 +38,11 @@ import numpy as np
 from tiersolve.bits import as_mask, deposit_bits, extract_bits, popcount
 from tiersolve.contract import TierType
 from tiersolve.games.base import (
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    code_masks,
-    decode_board_state,
-    encode_board_state,
-    fill_cells,
+    Game, GameFunctions, GameSpec, Option, board_cells, code_masks, decode_board_state,
+    encode_board_state, fill_cells,
 )
 from tiersolve.hashers.boards import (
-    BoardSpace,
-    block_of_counts,
-    decode_board,
-    encode_board,
-    encode_in_block,
+    BoardSpace, block_of_counts, decode_board, encode_board, encode_in_block,
 )
 from tiersolve.jit import jit
 from tiersolve.values import LOSE, UNDECIDED, WIN
@@ -362,15 +351,10 @@ class Pousse(Game):
         data = PousseData(self.space.table, lines, straights, line_masks, reversed_entry, reverse,
                                insertion_table(size))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=4 * size,
-            loopy=True,
-            remoteness_bound=None,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=4 * size, loopy=True,
+            remoteness_bound=None, max_parents=8 * size,
             hasher={"name": "two-colour boards", "tiers": "markers on the board (x, o), turn",
-                    "cells": cells, "symmetries": 1},
-            max_parents=8 * size)
+                    "cells": cells, "symmetries": 1})
 
     def tier_children(self, tier: int) -> set[int]:
         size = self.options["size"]

@@ -40,25 +40,12 @@ from tiersolve.bits import as_mask, highest_bit, lowest_bit, popcount, shift_dow
 from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    GameFunctions,
-    GameSpec,
-    Option,
-    PieceCountGame,
-    board_cells,
-    code_masks,
-    decode_board_state,
-    encode_board_state,
-    keep_first_pieces,
-    square_name,
+    GameFunctions, GameSpec, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
+    encode_board_state, keep_first_pieces, square_name,
 )
 from tiersolve.hashers.boards import (
-    board_images,
-    canonical_black,
-    colour_changes,
-    decode_board,
-    encode_changed,
-    encode_quiet_moves,
-    nearly_symmetric,
+    board_images, canonical_black, colour_changes, decode_board, encode_changed,
+    encode_quiet_moves, nearly_symmetric,
 )
 from tiersolve.hashers.symmetry import grid_symmetries
 from tiersolve.jit import jit
@@ -439,14 +426,9 @@ class Surakarta(PieceCountGame):
                     neighbours[cell] |= np.int64(1) << ((row + dr) * size + col + dc)
         data = SurakartaData(self.space.table, neighbours, *circuit_tables(size))
         return GameSpec(
-            tiers=self.space.tiers,
-            data=data,
-            state_size=1 + cells,
+            tiers=self.space.tiers, data=data, state_size=1 + cells,
             max_moves=limit * (8 + limit),  # each piece: 8 steps, a capture per opposing piece
-            loopy=True,
-            remoteness_bound=None,
-            hasher=hasher,
-            max_parents=8 * limit,
+            loopy=True, remoteness_bound=None, hasher=hasher, max_parents=8 * limit,
             parents_are_distinct=True)  # parents() counts a repeat once itself
 
     def default_start(self) -> str:

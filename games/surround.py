@@ -28,16 +28,8 @@ import numpy as np
 from tiersolve.bits import deposit_bits, lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    cols_option,
-    no_move_value,
-    rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
+    rows_option, square_name,
 )
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
@@ -283,15 +275,11 @@ class Surround(Game):
         data = SurroundData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
                            neighbours=targets, through=through)
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=4,
-            loopy=False,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=4, loopy=False,
             remoteness_bound=cells - 2,
             hasher={"name": "combinations+heads", "tiers": "body cells t",
-                    "within tier": "body subset, white head among free cells, black head "
-                                   "among the rest", "cells": cells})
+                    "within tier": "body subset, white head among free cells, black head among "
+                                   "the rest", "cells": cells})
 
     def tier_children(self, tier: int) -> set[int]:
         return {tier + 1} if tier + 1 < self.tiers.count else set()

@@ -23,17 +23,8 @@ import numpy as np
 from tiersolve.bits import lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE,
-    Game,
-    GameFunctions,
-    GameSpec,
-    Option,
-    board_cells,
-    code_masks,
-    cols_option,
-    normalise_dashes,
-    rows_option,
-    square_name,
+    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, code_masks, cols_option,
+    normalise_dashes, rows_option, square_name,
 )
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.tiers import TierLayout
@@ -198,11 +189,7 @@ class TicTacToe(Game):
         data = TicTacToeData(params=np.array([cells, self.options["misere"]], dtype=np.int64),
                            lines=line_masks(rows, cols, k, self.options["diagonal"]))
         return GameSpec(
-            tiers=tiers,
-            data=data,
-            state_size=1 + cells,
-            max_moves=cells,
-            loopy=False,
+            tiers=tiers, data=data, state_size=1 + cells, max_moves=cells, loopy=False,
             remoteness_bound=cells,
             hasher={"name": "rearranger", "tiers": "marks placed t: x ceil(t/2), o floor(t/2)",
                     "cells": cells})

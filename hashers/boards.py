@@ -42,13 +42,7 @@ from typing import Sequence
 import numpy as np
 
 from tiersolve.bits import (
-    deposit_bits,
-    extract_bits,
-    full_mask,
-    lowest_bit,
-    permutation_tables,
-    permute,
-    popcount,
+    deposit_bits, extract_bits, full_mask, lowest_bit, permutation_tables, permute, popcount,
     shift_down,
 )
 from tiersolve.hashers.combinations import SMALL_CELLS, rank_subset, subset_count, unrank_subset

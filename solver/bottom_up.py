@@ -19,20 +19,12 @@ from __future__ import annotations
 import numpy as np
 
 from tiersolve.contract import (
-    CHILD_INDEX,
-    CHILD_NOT_YET_SOLVED,
-    CHILD_TIER,
-    LEVEL_NOT_HIGHER,
-    LEVEL_OUT_OF_RANGE,
+    CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_TIER, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE,
     REMOTENESS_OVERFLOW,
 )
 from tiersolve.jit import bound_later, specialise
 from tiersolve.solver.common import (
-    NO_CHILD,
-    expanding_kernel,
-    read_child,
-    report_failure,
-    score_outcome,
+    NO_CHILD, expanding_kernel, read_child, report_failure, score_outcome,
 )
 from tiersolve.solver.records import pack_record
 from tiersolve.values import DRAW

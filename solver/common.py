@@ -19,35 +19,15 @@ import numpy as np
 from tqdm import tqdm
 
 from tiersolve.contract import (
-    CHILD_ILLEGAL,
-    CHILD_INDEX,
-    CHILD_NONCANONICAL,
-    CHILD_NOT_YET_SOLVED,
-    CHILD_OUT_OF_RANGE,
-    CHILD_SAME_MOVER,
-    CHILD_TIER,
-    CHILD_TIER_NOT_SOLVED,
-    FAIL_CHILD_LOCAL,
-    FAIL_CHILD_TIER,
-    FAIL_KIND,
-    FAIL_LOCAL,
-    TERMINAL,
-    TERMINAL_NOT_A_VALUE,
-    TierType,
+    CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
+    CHILD_SAME_MOVER, CHILD_TIER, CHILD_TIER_NOT_SOLVED, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER,
+    FAIL_KIND, FAIL_LOCAL, TERMINAL, TERMINAL_NOT_A_VALUE, TierType,
 )
 from tiersolve.jit import bound_later, inlined, jit, specialise
 from tiersolve.solver.atomic import load_at
 from tiersolve.solver.records import record_none, unpack_remoteness, unpack_value
 from tiersolve.values import (
-    DRAW,
-    ILLEGAL,
-    LOSE,
-    NONCANONICAL,
-    TIE,
-    VALUE_BITS,
-    VALUE_MASK,
-    VALUE_NAMES,
-    WIN,
+    DRAW, ILLEGAL, LOSE, NONCANONICAL, TIE, VALUE_BITS, VALUE_MASK, VALUE_NAMES, WIN,
 )
 
 

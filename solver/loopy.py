@@ -53,33 +53,14 @@ import numpy as np
 
 from tiersolve.bits import lowest_bit, sort_unique
 from tiersolve.contract import (
-    CHILD_ILLEGAL,
-    CHILD_INDEX,
-    CHILD_NONCANONICAL,
-    CHILD_OUT_OF_RANGE,
-    CHILD_SAME_MOVER,
-    CHILD_TIER,
-    PARENT_OUT_OF_RANGE,
-    REMOTENESS_OVERFLOW,
-    TOO_MANY_MOVES,
-    UNMOVES_DISAGREE,
+    CHILD_ILLEGAL, CHILD_INDEX, CHILD_NONCANONICAL, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER,
+    CHILD_TIER, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TOO_MANY_MOVES, UNMOVES_DISAGREE,
 )
 from tiersolve.jit import bound_later, inlined, jit, specialise
 from tiersolve.solver.atomic import atomic_add, load_acquire, store_release
 from tiersolve.solver.common import (
-    DRAW_SCORE,
-    NO_CHILD,
-    TIE_SCORE,
-    WIN_SCORE,
-    ContractFailure,
-    as_seen_by_parent,
-    expanding,
-    first_failure,
-    no_failure,
-    read_child,
-    report_failure,
-    score_outcome,
-    score_remoteness,
+    DRAW_SCORE, NO_CHILD, TIE_SCORE, WIN_SCORE, ContractFailure, as_seen_by_parent, expanding,
+    first_failure, no_failure, read_child, report_failure, score_outcome, score_remoteness,
     scratch,
 )
 from tiersolve.solver.records import pack_record, record_none

@@ -45,26 +45,14 @@ import numpy as np
 
 from tiersolve.bits import lowest_bit, popcount
 from tiersolve.contract import (
-    CHILD_INDEX,
-    CHILD_NOT_FOUND,
-    CHILD_NOT_YET_SOLVED,
-    CHILD_TIER,
-    FAILURES,
-    POSITION_ILLEGAL,
-    REMOTENESS_OVERFLOW,
-    TERMINAL,
-    TERMINAL_NOT_A_VALUE,
-    TierType,
+    CHILD_INDEX, CHILD_NOT_FOUND, CHILD_NOT_YET_SOLVED, CHILD_TIER, FAILURES, POSITION_ILLEGAL,
+    REMOTENESS_OVERFLOW, TERMINAL, TERMINAL_NOT_A_VALUE, TierType,
 )
 from tiersolve.jit import bound_later, jit
 from tiersolve.solver import interrupts
 from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
-    NO_CHILD,
-    SolverError,
-    expanding_kernel,
-    read_child,
-    score_outcome,
+    NO_CHILD, SolverError, expanding_kernel, read_child, score_outcome,
 )
 from tiersolve.solver.reachable_graph import (  # noqa: F401 (the graph method's names, here too)
     BLOCK,

@@ -36,37 +36,16 @@ from typing import Callable, Generator, Iterable
 import numpy as np
 
 from tiersolve.contract import (
-    CHILD_ILLEGAL,
-    CHILD_NONCANONICAL,
-    CHILD_NOT_YET_SOLVED,
-    CHILD_OUT_OF_RANGE,
-    CHILD_TIER_NOT_SOLVED,
-    FAIL_CHILD_LOCAL,
-    FAIL_CHILD_TIER,
-    FAIL_KIND,
-    FAIL_LOCAL,
-    LEVEL_NOT_HIGHER,
-    LEVEL_OUT_OF_RANGE,
-    PARENT_OUT_OF_RANGE,
-    REMOTENESS_OVERFLOW,
-    TERMINAL,
-    TERMINAL_NOT_A_VALUE,
-    TOO_MANY_MOVES,
-    UNMOVES_DISAGREE,
-    TierType,
+    CHILD_ILLEGAL, CHILD_NONCANONICAL, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE,
+    CHILD_TIER_NOT_SOLVED, FAIL_CHILD_LOCAL, FAIL_CHILD_TIER, FAIL_KIND, FAIL_LOCAL,
+    LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, PARENT_OUT_OF_RANGE, REMOTENESS_OVERFLOW, TERMINAL,
+    TERMINAL_NOT_A_VALUE, TOO_MANY_MOVES, UNMOVES_DISAGREE, TierType,
 )
 from tiersolve.solver import bottom_up, interrupts, loopy
 from tiersolve.solver.atomic import address_of
 from tiersolve.solver.common import (
-    ContractFailure,
-    SolvableGame,
-    SolverError,
-    SolveStats,
-    announced,
-    first_failure,
-    no_failure,
-    progress_bar,
-    tier_summary,
+    ContractFailure, SolvableGame, SolverError, SolveStats, announced, first_failure, no_failure,
+    progress_bar, tier_summary,
 )
 from tiersolve.solver.records import record_dtype, record_none
 

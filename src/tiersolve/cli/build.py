@@ -16,15 +16,8 @@ import sys
 from typing import Sequence
 
 from tiersolve.cli.common import (
-    EXIT_INTERRUPTED,
-    OneLineParser,
-    add_game_options,
-    fail,
-    game_from_args,
-    games_list,
-    invocation,
-    print_or_discard,
-    whole_number,
+    EXIT_INTERRUPTED, OneLineParser, add_game_options, fail, game_from_args, games_list,
+    invocation, print_or_discard, whole_number,
 )
 from tiersolve.games import GAMES, game_class
 from tiersolve.solver.interrupts import stopping_on_signals

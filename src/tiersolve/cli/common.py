@@ -108,14 +108,6 @@ def games_list(with_options: bool) -> str:
     return "\n".join(lines)
 
 
-def _games_epilog(prog: str) -> str:
-    run = invocation(prog)
-    return (f"games and their options (defaults):\n{games_list(True)}\n\n"
-            f"Run '{run} GAME --help' for what each option means.\n\n"
-            f"examples:\n  {run} northcott --rows 3 --cols 6\n"
-            f"  {run} loa --rows 5 --cols 5 --max-pieces 4 --plan")
-
-
 def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
     """The options of a game class (``--rows N``, ``--misere`` ...) as an argument group."""
     rules = parser.add_argument_group(f"{cls.name} options")

@@ -26,14 +26,8 @@ from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
 from tiersolve.cli.common import (
-    EXIT_INTERRUPTED,
-    OneLineParser,
-    add_game_options,
-    fail,
-    game_from_args,
-    games_list,
-    invocation,
-    whole_number,
+    EXIT_INTERRUPTED, OneLineParser, add_game_options, fail, game_from_args, games_list,
+    invocation, whole_number,
 )
 from tiersolve.games import GAMES, game_class
 from tiersolve.games.board import board_lines

@@ -300,8 +300,8 @@ def connect(workers: int | None = None, scheduler: str | None = None) -> Iterato
         return
     # ":0": any free port, so two builds on one machine never collide. Dask's own log
     # lines stay quiet up to CRITICAL: as the cluster shuts down, a worker whose
-    # heartbeat meets the closed scheduler logs an ERROR with a 30-line traceback
-    # (issue 20), and errors that matter reach the build as exceptions of its tasks.
+    # heartbeat meets the closed scheduler logs an ERROR with a 30-line traceback, and
+    # errors that matter reach the build as exceptions of its tasks.
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=LOCAL_CLUSTER_LOG_LEVEL) as cluster, \
             Client(cluster) as client:

@@ -46,9 +46,9 @@ from tiersolve.solver.records import record_none, split_records
 from tiersolve.values import VALUE_NAMES
 
 FORMAT_NAME = "tiersolve-database"
-#: What the ``format`` of a readable file may say. Files written before issue 20
-#: said ``gamesolver-database`` (the project's name before it was renamed); they are
-#: all of format version 2 or older, which a reader refuses with "rebuild it".
+#: What the ``format`` of a readable file may say. Files that say
+#: ``gamesolver-database`` (the project's former name) are all of format version 2 or
+#: older, which a reader refuses with "rebuild it".
 FORMAT_NAMES_READ = (FORMAT_NAME,)
 FORMAT_VERSION = 3
 #: Versions a reader recognises only to say that the file must be rebuilt.

@@ -1,12 +1,18 @@
-"""Shared fixtures: databases built once per test session."""
+"""Shared fixtures and helpers: databases built once per test session, and the
+command line run in this process or as ``python -m tiersolve``."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tiersolve.cli import main
 from tiersolve.databases import open_database
 from tiersolve.databases.build import build_database
 from tiersolve.games import make_game
@@ -90,3 +96,27 @@ def lose_an_interrupt():
         gc.collect()
 
     return lose
+
+
+def command(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``tiersolve ARGV`` in this process: (exit code, stdout, stderr)."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tiersolve(*args: str, cwd: Path, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
+    """``python -m tiersolve ARGS`` in CWD, with ENV added to the environment."""
+    return subprocess.run([sys.executable, "-m", "tiersolve", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, **(env or {})}, **kwargs)
+
+
+def one_line_error(code: int, err: str, prog: str) -> str:
+    """The error line of a user's mistake: exit code 2, one line, no traceback."""
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, (code, err)
+    assert lines[0].startswith(f"{prog}: error: "), lines[0]
+    return lines[0]

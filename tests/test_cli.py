@@ -1,16 +1,28 @@
-"""The command lines: the README's commands work, errors are one line with exit code 2."""
+"""The command lines: the scripts build and query; a user's mistakes (unknown games
+and files, bad sizes, malformed positions, counts and limits below their least, bad
+bench cases) are one line with exit code 2; --plan, with and without --json; help
+pages keep examples and games on their own lines and use one name for the project;
+a command whose reader went away ends quietly."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import h5py
 import pytest
 
 from tiersolve.cli.build import build_main
 from tiersolve.cli.query import query_main
+from tiersolve.databases import (
+    DamagedDatabaseError, DatabaseMismatchError, build_database, open_database,
+)
+from tiersolve.games import GAMES, game_class, make_game
+
+from conftest import command, one_line_error, tiersolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -129,3 +141,150 @@ def test_profile_loopy_times_the_unmoves_and_refuses_a_game_without_loopy_tiers(
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines()[-1] == \
         "profile_loopy.py: error: ttt 3x4 has no loopy tier to profile"
+
+
+@pytest.fixture
+def ttt_folder(tmp_path, monkeypatch):
+    """A folder with db/ttt_3x4.h5 (the default options) as its current directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TIERSOLVE_DB_DIR", raising=False)
+    build_database(make_game("ttt"), tmp_path / "db" / "ttt_3x4.h5", progress=False)
+    return tmp_path
+
+
+def test_a_file_that_is_not_there_is_one_line(ttt_folder, capsys):
+    _, _, err = command(["info", "foo"], capsys)
+    assert "no such database file: foo" in one_line_error(2, err, "tiersolve info")
+    code, _, err = command(["info", "ttt_3x4"], capsys)
+    assert "(did you mean db/ttt_3x4.h5?)" in one_line_error(code, err, "tiersolve info")
+    code, _, err = command(["query", "chess", "(x ---- ---- ----)"], capsys)
+    assert "no game is called 'chess'" in one_line_error(code, err, "tiersolve query")
+    code, _, err = command(["query", "(x ---- x--- --o-)", "db/ttt_3x4.h5"], capsys)
+    assert "the file comes first" in one_line_error(code, err, "tiersolve query")
+
+
+def test_a_game_name_opens_its_default_file_unless_a_file_has_that_name(ttt_folder, capsys):
+    code, out, _ = command(["query", "ttt", "(x ---- x--- --o-)"], capsys)  # db/ttt_3x4.h5
+    assert code == 0 and out.startswith("(x ---- x--- --o-)  tie in 10")
+    build_database(make_game("1210"), ttt_folder / "ttt", progress=False)  # a file named ttt
+    code, out, _ = command(["info", "ttt"], capsys)
+    assert code == 0 and out.startswith("game            1210")
+    assert "game's name" in command(["query", "--help"], capsys)[1]
+
+
+USER_MISTAKES = [
+    ["build", "chess"], ["build", "ttt", "--rows", "0"], ["build", "ttt", "--rows", "30"],
+    ["build", "ttt", "--start", "(x ---"], ["info", "foo"], ["info", "ttt_3x4"],
+    ["query", "chess", "(x --- --- ---)"], ["query", "DB", "(x ---"],
+    ["query", "DB", "(x xxx xxx xxx)"], ["query", "DB", "(L 0)"],
+    ["play", "chess"], ["play", "ttt", "--rows", "0"],
+    ["play", "ttt", "--rows", "3", "--cols", "3", "--db", "DB", "--start", "(x ---"],
+    ["bench", "chess"], ["bench", "ttt --rows 0"], ["frobnicate"],
+]
+
+
+@pytest.mark.parametrize("argv", USER_MISTAKES, ids=" ".join)
+def test_unknown_games_bad_sizes_and_malformed_positions_are_one_line(argv, database, capsys,
+                                                                      monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    path = str(database("ttt", rows=3, cols=3).path)
+    code, _, err = command([path if word == "DB" else word for word in argv], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "ttt", "--max-moves", "-1"],
+    ["query", "x.h5", "(x --- --- ---)", "--history", "--time-limit", "-1"],
+    ["query", "x.h5", "(x --- --- ---)", "--history", "--time-limit", "0"],
+    ["query", "x.h5", "(x --- --- ---)", "--history", "--time-limit", "nan"],
+    ["query", "x.h5", "(x --- --- ---)", "--history", "--node-limit", "0"],
+    ["bench", "--threads", "0", "ttt"],
+])
+def test_counts_and_limits_below_their_least_are_refused(argv, capsys):
+    code, _, err = command(argv, capsys)
+    assert "must be" in one_line_error(code, err, f"tiersolve {argv[0]}" +
+                                       (" ttt" if argv[0] == "play" else ""))
+
+
+@pytest.mark.parametrize("case, message", [
+    ("chess", "'chess' is not a game"),
+    ("ttt --rows 0", "--rows must be at least 1, got 0"),
+    ("ttt --bogus", "unrecognized arguments: --bogus"),
+])
+def test_a_bad_bench_case_is_a_one_line_error_before_anything_runs(case, message, capsys):
+    code, out, err = command(["bench", "ttt --rows 3 --cols 3", case], capsys)
+    assert message in one_line_error(code, err, "tiersolve bench") and out == ""
+
+
+def test_plan_json_prints_json(capsys):
+    assert build_main(["ttt", "--rows", "4", "--cols", "4", "--plan", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["positions"] == 10_165_779 and plan["planned_peak_bytes"] > 0
+
+
+def test_help_pages_keep_examples_and_games_on_their_own_lines(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    play = command(["play", "--help"], capsys)[1]
+    assert re.search(r"^  tiersolve play ttt --rows 3 --cols 3 --build$", play, re.M)
+    bench = command(["bench", "--help"], capsys)[1]
+    assert "``" not in bench and re.search(r'^  tiersolve bench "ttt --rows 3 --cols 3"$',
+                                           bench, re.M)
+    build = command(["build", "--help"], capsys)[1]
+    for name in GAMES:  # each game on one line: its name, its title, its options
+        assert re.search(rf"^  {name} +{re.escape(game_class(name).title)}: --", build, re.M), name
+
+
+def test_one_name_everywhere(tmp_path, capsys):
+    pages = [["--help"], ["build", "--help"], ["query", "--help"], ["info", "--help"],
+             ["play", "--help"], ["bench", "--help"]]
+    pages += [["build", name, "--help"] for name in GAMES]
+    for page in pages:
+        code, out, _ = command(page, capsys)
+        assert code == 0 and "gamesolver" not in out.lower(), page
+    assert "$TIERSOLVE_DB_DIR" in command(["build", "ttt", "--help"], capsys)[1]
+    foreign = tmp_path / "foreign.h5"
+    with h5py.File(foreign, "w") as file:
+        file["x"] = [1, 2]
+    with pytest.raises(DamagedDatabaseError, match="is not a tiersolve database file"):
+        open_database(foreign)
+    older = tmp_path / "older.h5"  # written before the format took the project's name
+    with h5py.File(older, "w") as file:  # (format version 2: now refused)
+        file.attrs["format"] = "gamesolver-database"
+        file.attrs["format_version"] = 2
+    with pytest.raises(DatabaseMismatchError, match="format version 2; .*rebuild the database"):
+        open_database(older)
+
+
+def shell(line: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``LINE`` (a pipeline) run by the shell in CWD, its output captured."""
+    return subprocess.run(line, cwd=cwd, capture_output=True, text=True, timeout=600,
+                          shell=True)
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    script = f"{sys.executable} {ROOT / 'scripts' / 'build_db.py'}"
+    built = shell(f"{script} ttt --rows 3 --cols 3 --out other.h5 | head -c 1", cwd=tmp_path)
+    assert "Traceback" not in built.stderr and "BrokenPipe" not in built.stderr
+    assert tiersolve("build", "ttt", "--rows", "3", "--cols", "3", cwd=tmp_path).returncode == 0
+    query = f"{sys.executable} {ROOT / 'scripts' / 'query.py'} db/ttt_3x3.h5 '(x --- --- ---)'"
+    queried = shell(f"{query} | head -1", cwd=tmp_path)
+    assert queried.stdout.startswith("(x --- --- ---)  tie in 9")
+    assert "Traceback" not in queried.stderr and "BrokenPipe" not in queried.stderr
+    info = shell(f"{sys.executable} -m tiersolve info db/ttt_3x3.h5 | head -1", cwd=tmp_path)
+    assert "Traceback" not in info.stderr
+
+
+@pytest.mark.parametrize("argv", [["query", "DB", "(L 0)"],
+                                  ["build", "1210", "--quiet", "--out", "b.h5"]])
+def test_a_command_whose_reader_went_away_ends_quietly_with_exit_code_0(argv, tmp_path):
+    build_database(make_game("1210"), tmp_path / "q.h5", progress=False)
+    argv = [str(tmp_path / "q.h5") if word == "DB" else word for word in argv]
+    process = subprocess.Popen([sys.executable, "-m", "tiersolve", *argv], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # gone before the command writes its first line
+    _, err = process.communicate(timeout=600)
+    assert process.returncode == 0 and err == b""
+    if argv[0] == "build":  # a build is not cut short: its database is written
+        with open_database(tmp_path / "b.h5") as db:
+            assert db.lookup("(L 0)").value == "win"

@@ -1,10 +1,12 @@
 """Builds on a Dask cluster (databases/cluster.py) write exactly the database of an
 in-process build: for acyclic and loopy games, when a worker is killed mid-build,
-and when the build resumes from tiers already kept. Without the cluster extra the
-module is skipped, unless $CI is set (then a missing install fails)."""
+and when the build resumes from tiers already kept; a local cluster keeps Dask quiet
+as it shuts down. Without the cluster extra the module is skipped, unless $CI is set
+(then a missing install fails)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -241,3 +243,24 @@ def test_only_solves_just_those_tiers():
                         sink=lambda tier, records, counts, longest: kept.update({tier: records}))
     assert sorted(kept) == [10, 11, 12] and sorted(stats.tier_seconds) == [10, 11, 12]
     assert int(stats.counts.sum()) == sum(int(game.tier_sizes[t]) for t in (10, 11, 12))
+
+
+def test_a_local_cluster_keeps_dask_quiet_as_it_shuts_down(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from tiersolve.databases import cluster
+
+    made = {}
+
+    class Recorded(Exception):
+        pass
+
+    def local_cluster(**options):
+        made.update(options)
+        raise Recorded
+
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
+    with pytest.raises(Recorded):
+        with cluster.connect(workers=2):
+            pass
+    # a worker's heartbeat meeting the closed scheduler logs at ERROR, with a traceback
+    assert made["silence_logs"] >= logging.CRITICAL

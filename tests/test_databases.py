@@ -1,5 +1,6 @@
-"""The HDF5 files: written arrays and attributes read back, bad files refused,
-lookups validated, bulk numpy access."""
+"""The HDF5 files: written arrays and attributes read back, opening by game name
+(which checks the game and every option), bad, damaged and closed files refused in
+one line, lookups validated, bulk numpy access."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import h5py
 import numpy as np
 import pytest
 
-from tiersolve.databases import VALUES, open_database
+from tiersolve.databases import (
+    VALUES, ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError, open_database,
+)
 from tiersolve.databases.build import build_database
 from tiersolve.databases.format import FORMAT_NAME, FORMAT_VERSION
 from tiersolve.databases.lifecycle import BuildRefused
@@ -210,3 +213,52 @@ def test_custom_start_is_recorded(tmp_path):
     with pytest.raises(ValueError, match="has 3 rows"):
         build_database(make_game("northcott", rows=2, cols=4), tmp_path / "m.h5",
                        start="(R 1L1R0 0L2R0 0L2R0)", progress=False)
+
+
+def test_opening_by_game_checks_the_game_and_every_option(tmp_path, monkeypatch):
+    monkeypatch.setenv("TIERSOLVE_DB_DIR", str(tmp_path))
+    build_database(make_game("ttt", rows=3, cols=3, diagonal=True), tmp_path / "ttt_3x3.h5",
+                   progress=False)
+    with pytest.raises(DatabaseMismatchError, match="holds ttt 3x3 \\(diagonal\\), not ttt 3x3"):
+        open_database("ttt", rows=3, cols=3)
+    build_database(make_game("northcott", rows=3, cols=6), tmp_path / "n.h5", progress=False)
+    shutil.copy(tmp_path / "n.h5", tmp_path / "ttt_3x3.h5")
+    with pytest.raises(DatabaseMismatchError, match="holds northcott 3x6"):
+        open_database("ttt", rows=3, cols=3)
+    shutil.copy(tmp_path / "n.h5", tmp_path / "northcott_3x6.h5")
+    with open_database("northcott", rows=3, cols=6, misere=False) as db:  # defaults may be named
+        assert db.game.describe() == "northcott 3x6"
+
+
+def test_damaged_and_odd_files_say_what_is_wrong_in_one_line(tmp_path):
+    path = tmp_path / "t.h5"
+    build_database(make_game("ttt", rows=3, cols=3), path, progress=False)
+    broken = tmp_path / "broken.h5"
+    shutil.copy(path, broken)
+    with h5py.File(broken, "r+") as file:
+        del file["remoteness"]
+    with pytest.raises(DamagedDatabaseError, match="lacks remoteness") as missing:
+        open_database(broken)
+    with pytest.raises(DamagedDatabaseError, match="is a folder, not a database file") as folder:
+        open_database(tmp_path)
+    db = open_database(path)
+    db.close()
+    with pytest.raises(ClosedDatabaseError, match="is closed") as closed:
+        db.lookup("(x --- --- ---)")
+    for error in (missing, folder, closed):
+        assert "\n" not in str(error.value) and "identifier" not in str(error.value)
+
+
+def test_lookup_indices_checks_its_input(tmp_path):
+    path = tmp_path / "t.h5"
+    build_database(make_game("ttt", rows=3, cols=3), path, progress=False)
+    with open_database(path) as db:
+        with pytest.raises(TypeError, match="whole numbers"):
+            db.lookup_indices([1.5])
+        value, remoteness = db.lookup_indices(3)
+        values, remotenesses = db.lookup_indices([3])
+        assert (value, remoteness) == (values[0], remotenesses[0]) and np.ndim(value) == 0
+        with pytest.raises(IndexError, match="outside this database"):
+            db.lookup_indices([db.size])
+    with pytest.raises(TypeError, match="opens a file; the options rows"):
+        open_database(path, rows=4)

@@ -1,6 +1,6 @@
 """The exploring API: move values from the chooser's view, perfect-play choices,
-``after``, ``principal_variation``, ``get``, ``info``, the error hierarchy, and the
-drawings Jupyter shows."""
+``after``, ``principal_variation``, ``get``, ``info``, the error hierarchy (a
+library user's mistakes are TiersolveErrors), and the drawings Jupyter shows."""
 
 from __future__ import annotations
 
@@ -11,20 +11,11 @@ import numpy as np
 import pytest
 
 from tiersolve.databases import (
-    VALUES,
-    ClosedDatabaseError,
-    DamagedDatabaseError,
-    DatabaseMismatchError,
-    IllegalMoveError,
-    ImpossiblePositionError,
-    MalformedPositionError,
-    MissingDatabaseError,
-    OtherBoardError,
-    PositionError,
-    TiersolveError,
+    VALUES, ClosedDatabaseError, DamagedDatabaseError, DatabaseMismatchError, GameError,
+    IllegalMoveError, ImpossiblePositionError, IndexRangeError, MalformedPositionError,
+    MissingDatabaseError, OtherBoardError, PositionError, TiersolveError, build_database,
     open_database,
 )
-from tiersolve.databases.build import build_database
 from tiersolve.games import make_game
 from tiersolve.games.surround import BLACK_BODY, WHITE_BODY
 from tiersolve.values import LOSE
@@ -294,3 +285,31 @@ def test_domineering_move_names_run_from_the_square_nearer_a1():
         first, second = name.split("-")
         assert (first[0], int(first[1:])) < (second[0], int(second[1:]))
 
+
+def test_boards_show_marks_by_their_letter_and_the_whole_caption():
+    from tiersolve.games.board import board_svg
+
+    game = make_game("ttt")
+    caption = "lose in 4 for the player to move"
+    root = ElementTree.fromstring(board_svg(game, "(x ---- x--- --o-)", caption))
+    width = float(root.get("width"))
+    assert width >= 7 * len(caption)  # 14 px sans-serif: about 7 px a character at least
+    texts = [element.text for element in root.iter() if element.tag.endswith("text")]
+    assert sorted(t for t in texts if t in ("x", "o")) == ["o", "x"] and caption in texts
+
+
+def test_library_mistakes_are_tiersolve_errors(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(MissingDatabaseError, match="no game is called 'chess'"):
+        open_database("chess")
+    with pytest.raises(GameError, match="has no option --rowz"):
+        open_database("ttt", rowz=3)
+    with pytest.raises(GameError, match="unknown game"):
+        build_database("chess", progress=False)
+    build_database(make_game("ttt"), tmp_path / "t.h5", progress=False)
+    with open_database(tmp_path / "t.h5") as db:
+        with pytest.raises(IndexRangeError, match="outside this database") as outside:
+            db.lookup_indices([10**9])
+        assert isinstance(outside.value, IndexError) and isinstance(outside.value, TiersolveError)
+        with pytest.raises(ImpossiblePositionError, match="12 x and 0 o"):
+            db.lookup("(x xxxx xxxx xxxx)")

@@ -10,21 +10,11 @@ import numpy as np
 import pytest
 
 from tiersolve.bits import (
-    as_mask,
-    deposit_bits,
-    deposit_bits_by_bytes,
-    extract_bits,
-    extract_bits_by_bytes,
-    lowest_bit,
-    permutation_tables,
-    popcount,
+    as_mask, deposit_bits, deposit_bits_by_bytes, extract_bits, extract_bits_by_bytes, lowest_bit,
+    permutation_tables, popcount,
 )
 from tiersolve.hashers.combinations import (
-    SMALL_CELLS,
-    next_subset,
-    rank_subset,
-    subset_count,
-    unrank_subset,
+    SMALL_CELLS, next_subset, rank_subset, subset_count, unrank_subset,
 )
 from tiersolve.hashers.mixed_radix import digits_count, rank_digits, unrank_digits
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
@@ -276,11 +266,7 @@ def test_encode_changed_is_encode_board_of_the_changed_board(shape, counts, symm
     """A piece of either colour moved to an empty cell, or a black piece moved onto a
     white one (a capture): the index from the board's images equals the board's."""
     from tiersolve.hashers.boards import (
-        board_images,
-        canonical_black,
-        decode_board,
-        encode_board,
-        encode_changed,
+        board_images, canonical_black, decode_board, encode_board, encode_changed,
     )
     space = _board_space(shape, counts, symmetric, monkeypatch, direct_orbits=direct_orbits)
     cells = shape[0] * shape[1]
@@ -340,11 +326,7 @@ def test_encode_quiet_moves_is_encode_board_of_each_moved_board(shape, counts, s
     each index equals encode_board of the moved board with the mover to move, for
     either mover, whether the black set is symmetric or not."""
     from tiersolve.hashers.boards import (
-        board_images,
-        canonical_black,
-        decode_board,
-        encode_board,
-        encode_quiet_moves,
+        board_images, canonical_black, decode_board, encode_board, encode_quiet_moves,
     )
     space = _board_space(shape, counts, symmetric, monkeypatch, direct_orbits=direct_orbits)
     cells = shape[0] * shape[1]

@@ -1,10 +1,13 @@
 """Pousse: the position game's rules move by move, and the history-aware layer
 (databases/history.py) against a brute-force search of the real game (who repeats a
-board loses), with the history in the state."""
+board loses), with the history in the state; play's move list, hint and computer
+under that rule, and the history report's wording."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import re
 
 import pytest
 
@@ -189,3 +192,44 @@ def test_query_answers_with_the_history(database):
     assert report["value"] == "lose" and report["proven"] and len(report["history"]) == 5
     bad = subprocess.run(query[:-4] + ["Q 9"], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_pousse_play_shows_and_hints_the_values_under_the_repetition_rule(database):
+    """After L 2, R 2, L 2, R 2 from the empty 3x3 board, L 2 repeats a board: play's
+    list, its hint and the move itself say it loses (the position game says draw)."""
+    from tiersolve.cli.play import play_main
+
+    db = database("pousse", size=3)
+    out = io.StringIO()
+    code = play_main(["pousse", "--size", "3", "--db", str(db.path), "--computer", "none"],
+                     stdin=io.StringIO("L 2\nR 2\nL 2\nR 2\nhint\nL 2\n"), stdout=out)
+    text = out.getvalue()
+    last_list = text[text.rindex("moves, best first"):text.index("hint:")].splitlines()[1:-1]
+    assert last_list[-1].split() == ["L", "2", "lose", "(repeats", "a", "board)"]
+    assert all("lose" in line for line in last_list)  # proven: every move loses
+    hint = re.search(r"hint: (\w \d) \((.*)\)", text)
+    assert hint.group(1) != "L 2" and hint.group(2) == "lose, proven"
+    assert "you play L 2: lose, repeats a board" in text
+    assert code == 0 and "repeated an earlier board" in text.splitlines()[-1]
+
+
+def test_the_computer_never_repeats_a_board_while_it_has_another_move(database):
+    from tiersolve.cli.play import play_main
+
+    db = database("pousse", size=3)
+    out = io.StringIO()
+    play_main(["pousse", "--size", "3", "--db", str(db.path), "--seed", "2"],
+              stdin=io.StringIO("L 2\nL 2\nL 2\nhint\nL 2\n"), stdout=out)
+    text = out.getvalue()
+    assert "(computer) plays" in text
+    assert not re.search(r"\(computer\) plays .*repeats a board", text)
+
+
+def test_the_history_report_reads_as_english(database):
+    from tiersolve.databases.history import analyse
+
+    db = database("pousse", size=3)
+    first = analyse(db, "(x --- --- ---)", ["L 2"]).text().splitlines()[0]
+    assert "after 1 move of history" in first
+    assert "((" not in first and "))" not in first and first.count("(") == first.count(")")
+    assert "after 2 moves of history" in analyse(db, "(x --- --- ---)", ["L 2", "R 2"]).text()

@@ -1,5 +1,7 @@
 """``tiersolve play``: whole games driven through stdin, against the computer, in a
-game with go-again turns (Konane) and in loopy ones; the terminal conventions."""
+game with go-again turns (Konane) and in loopy ones; the terminal conventions
+(colour, an empty NO_COLOR, Ctrl-C); a database file of another game, or none at all
+with moves piped in, is met with the command to run."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import pytest
 
 from tiersolve.cli.play import play_main
 from tiersolve.databases import open_database
+
+from conftest import command, one_line_error, tiersolve
 
 POSITION_LINE = re.compile(r"^(\(.*\))  (\S+) \((you|computer)\) to move")
 
@@ -178,3 +182,33 @@ def test_ctrl_c_quits_without_a_traceback(tmp_path):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_an_empty_no_color_leaves_colour_on(monkeypatch):
+    from tiersolve.cli.play import use_colour
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("NO_COLOR", "")
+    assert use_colour(Terminal())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour(Terminal())
+
+
+def test_play_with_a_file_of_another_game_says_what_to_do(database, capsys):
+    path = str(database("northcott", rows=3, cols=6).path)
+    code, _, err = command(["play", "ttt", "--db", path], capsys)
+    line = one_line_error(code, err, "tiersolve play")
+    assert "holds northcott 3x6, not ttt 3x4" in line and "pass its path" not in line
+    assert f"'tiersolve play northcott --db {path}'" in line
+
+
+def test_play_with_piped_moves_and_no_database_prints_the_command_that_builds_it(tmp_path):
+    done = tiersolve("play", "domineering", "--rows", "3", "--cols", "4", cwd=tmp_path,
+                     input="a1-a2\nhint\n")
+    assert done.returncode == 2 and "..." not in done.stderr and "[y/N]" not in done.stdout
+    assert "build it with: tiersolve build domineering --rows 3 --cols 4 " in done.stderr
+    assert not (tmp_path / "db").exists()

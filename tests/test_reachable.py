@@ -1,6 +1,7 @@
 """Databases of what play reaches (``build --reachable``): every game's reachable
 positions have exactly the values of its full-index database, from its start and from
-several other starts; lookups outside the set say so; the command line."""
+several other starts; lookups outside the set say so; the command line, and what a
+reachable build reports (its solver, threads and compile time)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tiersolve.solver import reachable, sorted_sets
 from tiersolve.solver.common import SolverError
 from tiersolve.solver.reachable import find_reachable, has_loopy_tiers, solve_reachable
 
-from conftest import legal_indices
+from conftest import legal_indices, tiersolve
 from test_conformance import CASES
 from test_crosscheck import crosscheck
 
@@ -328,3 +329,17 @@ def test_a_finished_game_without_a_value_is_named():
     with pytest.raises(SolverError, match=r"reached by play has a move to a finished game that is "
                                           r"not indexed, whose value code 9 is not WIN, LOSE, TIE"):
         reachable.solve_tiers(game, counts, store)
+
+
+def test_a_reachable_build_reports_its_solver_threads_and_compile_time(tmp_path):
+    cache = tmp_path / "cache"  # an empty kernel cache: this build compiles
+    done = tiersolve("build", "1210", "--reachable", "--json", "--threads", "2", "--out", "r.h5",
+                     cwd=tmp_path, env={"TIERSOLVE_CACHE_DIR": str(cache)})
+    report = json.loads(done.stdout)
+    assert report["solver"] == "reachable bottom-up (tier by tier)" and report["threads"] == 2
+    assert report["compile_seconds"] > 0.5 > report["solve_seconds"]
+    info = tiersolve("info", "r.h5", cwd=tmp_path, env={"TIERSOLVE_CACHE_DIR": str(cache)})
+    assert "reachable bottom-up (tier by tier) solver, 2 threads" in info.stdout
+    loopy = build_database("knightsdance", tmp_path / "k.h5", rows=3, cols=3, progress=False,
+                           reachable=True)
+    assert loopy.solver == "reachable retrograde (move graph)" and loopy.threads == 1

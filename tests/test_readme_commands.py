@@ -1,7 +1,8 @@
-"""The README's commands, and every example of every ``--help``, run as printed
-(issue 20): in a new folder, on an empty numba kernel cache, as a new user runs
-them. The README's output must match what they print, but for timings and memory
-figures (and its ``...``, which stands for what it leaves out)."""
+"""The README's commands, and every example of every ``--help``, run as printed: in a
+new folder, on an empty numba kernel cache, as a new user runs them. The README's
+output must match what they print, but for timings and memory figures (and its
+``...``, which stands for what it leaves out). Its numpy recipe, run on a full and on
+a reachable database, gives positions the file holds."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tiersolve.cli import COMMANDS, main
-from tiersolve.games import GAMES
+from tiersolve.databases import UnreachedPositionError, build_database, open_database
+from tiersolve.games import GAMES, make_game
 
 from conftest import console_examples
 
@@ -187,3 +190,37 @@ def test_the_readme_names_every_subcommand():
     named = re.findall(r"`(\w+)`", found.group(2))
     words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
     assert sorted(named) == sorted(COMMANDS) and found.group(1) == words[len(named) - 1]
+
+
+def readme_recipe() -> str:
+    text = (ROOT / "README.md").read_text()
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+              if "slow_wins" in block]
+    assert len(blocks) == 1, "the README's numpy recipe"
+    return blocks[0]
+
+
+@pytest.mark.parametrize("reachable", [False, True])
+def test_the_readme_numpy_recipe_gives_positions_in_the_file(tmp_path, reachable):
+    game = make_game("northcott", rows=3, cols=6)
+    path = tmp_path / "n.h5"
+    build_database(game, path, progress=False, reachable=reachable,
+                   start="(L 0L4R0 0L4R0 0L4R0)" if reachable else None)  # a win in 9
+    with open_database(path) as db:
+        names = {"db": db}
+        exec(readme_recipe(), names)  # noqa: S102 (the README's own code)
+        slow_wins = names["slow_wins"]
+        assert slow_wins.size > 0
+        values, remoteness = db.lookup_indices(slow_wins)  # every one is in the file
+        assert set(values.tolist()) == {1} and remoteness.min() >= 7
+        for text in db.positions(slow_wins[:20]):
+            record = db.lookup(text)
+            assert record.value == "win" and record.remoteness >= 7
+        assert len(db.stored_indices()) == len(db.value_array()) == len(db.remoteness_array())
+        if reachable:  # a number that is not one of its indices is refused, never decoded
+            missing = np.setdiff1d(np.arange(db.size), db.stored_indices())[0]
+            with pytest.raises(UnreachedPositionError, match="stored_indices"):
+                db.positions([missing])
+            lo, hi = int(db.stored_indices()[3]), int(db.stored_indices()[10]) + 1
+            assert db.stored_indices(lo, hi).tolist() == db.stored_indices()[3:11].tolist()
+            assert np.array_equal(db.value_array(lo, hi), db.value_array()[3:11])

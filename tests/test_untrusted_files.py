@@ -1,4 +1,4 @@
-"""Database files as untrusted input, and builds that end at the wrong moment (issue 19).
+"""Database files as untrusted input, and builds that end at the wrong moment.
 
 * damaged copies (bit flips, zeroed bytes, truncations) of a database of each kind:
   every outcome is the right answer or one DatabaseError line; a watchdog fails on a
@@ -441,7 +441,7 @@ while not stop.exists():
 def test_a_reader_sees_the_old_or_the_new_file_and_never_stops_a_rebuild(tmp_path):
     """Rebuilds with --overwrite while another process opens and queries the file in a
     loop, answering between each two rebuilds: every rebuild succeeds, every answer
-    is right (before issue 19, 6 of 19 rebuilds failed: "unable to lock file")."""
+    is right (with HDF5's file locking, rebuilds would fail: "unable to lock file")."""
     path = tmp_path / "1210.h5"
     build_database("1210", path, progress=False)
     stop = tmp_path / "stop"

@@ -64,8 +64,8 @@ LARGE_CASES = [
     "surakarta --size 6 --max-pieces 3",
     "surakarta --size 6 --max-pieces 4 --symmetry",
 ]
-#: Databases of what play reaches from the start (``--reachable``), issue 10's cases
-#: of minutes; Konane 6x6 (billions of positions) is among the ``--huge`` builds.
+#: Databases of what play reaches from the start (``--reachable``), minutes each;
+#: Konane 6x6 (billions of positions) is among the ``--huge`` builds.
 REACHABLE_CASES = [
     "surround --rows 5 --cols 5 --reachable",
     "surround --rows 6 --cols 6 --reachable",

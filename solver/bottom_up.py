@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from tiersolve.contract import (
-    CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_TIER, LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE,
-    REMOTENESS_OVERFLOW,
+    CHILD_INDEX, CHILD_NOT_YET_SOLVED, CHILD_OUT_OF_RANGE, CHILD_TIER, CHILD_TIER_NOT_SOLVED,
+    LEVEL_NOT_HIGHER, LEVEL_OUT_OF_RANGE, REMOTENESS_OVERFLOW,
 )
 from tiersolve.jit import bound_later, specialise
 from tiersolve.solver.common import (
@@ -52,7 +52,6 @@ def _solve_range(out, state, child, moves, data, tier, lo, hi, addresses, sizes,
         return
     like = records[lo - first]
     leveled = levels.size > 0
-    own = addresses[tier] != 0  # a SWEEP tier reads its own records
     for local in range(hi - 1, lo - 1, -1):
         if leveled and levels[local] != level:
             continue
@@ -63,16 +62,17 @@ def _solve_range(out, state, child, moves, data, tier, lo, hi, addresses, sizes,
         best = np.int64(NO_CHILD)
         problem = 0
         for k in range(count):
-            score = np.int64(NO_CHILD)
+            problem, score = read_child(out, k, addresses, sizes, like)
             index = out[k, CHILD_INDEX]
-            # a move inside a sweep tier must lead to a position solved before this one
-            if out[k, CHILD_TIER] == tier and own and 0 <= index < sizes[tier]:
-                if leveled and levels[index] <= level:
-                    problem = LEVEL_NOT_HIGHER
-                elif not leveled and index <= local:
+            # A move inside a sweep tier must lead to a position solved before this
+            # one (read_child read its record, in range, whatever it holds).
+            if out[k, CHILD_TIER] == tier and problem != CHILD_OUT_OF_RANGE \
+                    and problem != CHILD_TIER_NOT_SOLVED:
+                if leveled:
+                    if levels[index] <= level:
+                        problem = LEVEL_NOT_HIGHER
+                elif index <= local:
                     problem = CHILD_NOT_YET_SOLVED
-            if problem == 0:
-                problem, score = read_child(out, k, addresses, sizes, like)
             if problem != 0:
                 report_failure(failure, problem, local, out[k, CHILD_TIER], index)
                 break

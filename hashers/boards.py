@@ -368,19 +368,22 @@ def encode_board(table, black, white, turn):
     if group == 1:
         return table[row + BLOCK_TIER], encode_in_block(
             table, table[row + BLOCK_OFFSET] + turn, table[row + BLOCK_WHITE_BOARDS], black, white)
-    # Subsets of one size in colex order are their masks in numeric order (read as
-    # unsigned: bit 63 is a cell), so images are compared as masks, ranked once.
-    best = np.uint64(black)
-    fixers = 1
-    for g in range(1, group):
-        image = np.uint64(_permute(table, black, g))
-        if image > best:
-            best = image
-            fixers = 1 << g
-        elif image == best:
-            fixers |= 1 << g
-    canonical = np.int64(best)
-    black_set = _orbit_number(table, black_count, rank_subset(canonical))
+    if _has_direct_orbits(table, black_count):  # the black set's class by one lookup
+        canonical, fixers, black_set = _canonical_by_rank(table, black, black_count)
+    else:
+        # Subsets of one size in colex order are their masks in numeric order (read as
+        # unsigned: bit 63 is a cell), so images are compared as masks, ranked once.
+        best = np.uint64(black)
+        fixers = 1
+        for g in range(1, group):
+            image = np.uint64(_permute(table, black, g))
+            if image > best:
+                best = image
+                fixers = 1 << g
+            elif image == best:
+                fixers |= 1 << g
+        canonical = np.int64(best)
+        black_set = _orbit_number(table, black_count, rank_subset(canonical))
     free = full_mask(cells) & ~canonical
     best_white = np.uint64(0)
     for g in range(group):

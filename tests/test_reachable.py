@@ -31,7 +31,21 @@ def other_starts(full, game, count: int, seed: int) -> list[str]:
     return [t for t in texts if game.unreachable_reason(game.parse(t)) is None]
 
 
-@pytest.mark.parametrize("name, options", CASES, ids=[f"{n}-{o}" for n, o in CASES])
+#: Games whose reachable builds every test run checks, one of each kind: plain
+#: bottom-up, go-again moves, symmetry, positions left out of the index, loopy tiers.
+#: Each game compiles its own reachable kernels (about half a minute), so the other
+#: games are checked under ``-m slow``.
+EVERY_RUN = {"ttt", "konane", "clobber", "breakthrough", "pousse"}
+
+
+def by_kind(cases):
+    """``cases`` as pytest parameters, those of games outside EVERY_RUN marked slow."""
+    return [pytest.param(name, options, id=f"{name}-{options}",
+                         marks=() if name in EVERY_RUN else pytest.mark.slow)
+            for name, options in cases]
+
+
+@pytest.mark.parametrize("name, options", by_kind(CASES))
 def test_reachable_positions_have_the_full_databases_values(database, tmp_path, name, options):
     full = database(name, **options)
     game = make_game(name, **options)
@@ -59,7 +73,7 @@ ACYCLIC = [(name, options) for name, options in CASES
            if not has_loopy_tiers(make_game(name, **options))]
 
 
-@pytest.mark.parametrize("name, options", ACYCLIC, ids=[f"{n}-{o}" for n, o in ACYCLIC])
+@pytest.mark.parametrize("name, options", by_kind(ACYCLIC))
 def test_bottom_up_and_graph_solutions_agree(database, name, options):
     """Games without loopy tiers are solved bottom-up by default; the graph solver,
     which loopy games use, must give the same arrays."""

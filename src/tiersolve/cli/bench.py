@@ -51,6 +51,7 @@ STANDARD_CASES = [
     "surakarta --size 5",
     "pousse --size 3",
     "pousse --size 4",
+    "quixo --size 4",
 ]
 #: The issues' large builds: up to twenty minutes each (``--large``).
 LARGE_CASES = [
@@ -63,6 +64,7 @@ LARGE_CASES = [
     "surakarta --size 4",
     "surakarta --size 6 --max-pieces 3",
     "surakarta --size 6 --max-pieces 4 --symmetry",
+    "teeko",
 ]
 #: Databases of what play reaches from the start (``--reachable``), minutes each;
 #: Konane 6x6 (billions of positions) is among the ``--huge`` builds.
@@ -84,13 +86,15 @@ ACYCLIC_CASES = [
     "knightthrough --rows 5 --cols 4",
 ]
 #: The loopy games at the sizes whose solve speed is tracked (``--loopy``): Lines of
-#: Action, Surakarta, Pousse and Knight's Dance, tiers with cycles.
+#: Action, Surakarta, Pousse, Knight's Dance, Quixo and Teeko, tiers with cycles.
 LOOPY_CASES = [
     "loa --rows 5 --cols 5 --max-pieces 4",
     "loa --rows 5 --cols 5 --max-pieces 5 --symmetry",
     "surakarta --size 6 --max-pieces 3",
     "pousse --size 4",
     "knightsdance --rows 8 --cols 8",
+    "quixo --size 4",
+    "teeko",
 ]
 #: Builds of many minutes to hours (``--huge``): every position of 6x6 Domineering
 #: (16 GB at its peak), what play reaches from 6x6 Konane's start, and the landmark

@@ -1,0 +1,1162 @@
+#!/usr/bin/env python3
+"""Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo and
+Teeko (docs/PEER.md: how to build GamesmanOne for this).
+
+    python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
+    python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
+
+``bench`` builds the same games with both systems, alternately, each build in a fresh
+process, and prints CPU seconds, wall seconds, peak memory and file bytes per
+position. ``agree`` looks positions up in both databases (the start, every position
+of random games, random positions of ours) and compares every value and remoteness,
+of the positions and of each of their moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROG = "peer_gamesmanone.py"
+#: GamesmanOne's exit code (and batch helper's "error") for an illegal position.
+PEER_ILLEGAL_POSITION = 11
+
+
+class Failure(Exception):
+    """An error reported as one line, exit code 2."""
+
+
+# -- the games: our options, GamesmanOne's variant, and the two notations ------------
+
+
+def _square(r: int, c: int, n: int) -> str:
+    """Our square name of row r (from the top) and column c: columns a.. from the
+    left, rows 1.. from the bottom."""
+    return f"{chr(ord('a') + c)}{n - r}"
+
+
+def _cell(name: str, n: int) -> int:
+    """The text-order cell (row-major from the top left) of a square name like b3."""
+    name = name.strip().lower()
+    if not re.fullmatch(r"[a-z][0-9]+", name):
+        raise ValueError(f"{name!r} is not a square")
+    c, row = ord(name[0]) - ord("a"), int(name[1:])
+    if not (0 <= c < n and 1 <= row <= n):
+        raise ValueError(f"{name!r} is off the {n}x{n} board")
+    return (n - row) * n + c
+
+
+def _parse_text(text: str, turns: str, symbols: str, n: int) -> tuple[str, str]:
+    """(turn, cells row-major from the top) of our position text ``(T row row ...)``."""
+    body = text.strip()
+    if body.startswith("--"):  # "--size 3 (x ...)": options before the position
+        body = body[body.index("("):]
+    if not (body.startswith("(") and body.endswith(")")):
+        raise ValueError(f"{text!r} is not a position (T row row ...)")
+    tokens = body[1:-1].split()
+    if not tokens or tokens[0] not in turns or len(tokens) != n + 1:
+        raise ValueError(f"{text!r} is not a {n}x{n} position with turn in {turns!r}")
+    cells = "".join(tokens[1:])
+    if len(cells) != n * n or any(ch not in symbols for ch in cells):
+        raise ValueError(f"{text!r}: expected {n} rows of {n} cells from {symbols!r}")
+    return tokens[0], cells
+
+
+class Notation:
+    """Position and move names in both systems. GamesmanOne's formal position is
+    ``T_cells``: T = 1 for the first player (our x / b), 2 for the second, then the
+    cells row-major from the top left, ``X`` (first player), ``O``, ``-``."""
+
+    turns = "xo"
+    symbols = "xo-"
+    n = 5
+
+    def to_peer(self, text: str) -> str:
+        turn, cells = _parse_text(text, self.turns, self.symbols, self.n)
+        table = str.maketrans({self.symbols[0]: "X", self.symbols[1]: "O", "-": "-"})
+        return f"{1 + self.turns.index(turn)}_{cells.translate(table)}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(rf"[12]_[XO-]{{{self.n * self.n}}}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne position of this game")
+        table = str.maketrans({"X": self.symbols[0], "O": self.symbols[1], "-": "-"})
+        cells = formal[2:].translate(table)
+        rows = [cells[r * self.n:(r + 1) * self.n] for r in range(self.n)]
+        return f"({self.turns[int(formal[0]) - 1]} {' '.join(rows)})"
+
+    def swap_colours(self, text: str) -> str:
+        """The position with the two players exchanged (the other turn, each cell's
+        symbol swapped): our Quixo and Teeko indexes store both under one index."""
+        turn, cells = _parse_text(text, self.turns, self.symbols, self.n)
+        a, b = self.symbols[:2]
+        cells = cells.translate(str.maketrans({a: b, b: a}))
+        rows = [cells[r * self.n:(r + 1) * self.n] for r in range(self.n)]
+        return f"({self.turns[1 - self.turns.index(turn)]} {' '.join(rows)})"
+
+    def move_to_peer(self, name: str) -> str:
+        raise NotImplementedError
+
+    def move_from_peer(self, name: str) -> str:
+        raise NotImplementedError
+
+    def peer_refusal_reason(self, text: str) -> str | None:
+        """Why GamesmanOne refuses a position we call legal, if that is a known and
+        accepted difference (None: any refusal is a disagreement)."""
+        return None
+
+
+class QuixoNotation(Notation):
+    """Our moves ``b3-c3`` (cube taken, end it goes in at); GamesmanOne's ``S D``: S
+    the source cell, 1-based in formal order, D the side it goes in at (L, R, U =
+    top row, D = bottom row)."""
+
+    turns = "xo"
+    symbols = "xo-"
+
+    def __init__(self, size: int) -> None:
+        self.n = size
+
+    def move_to_peer(self, name: str) -> str:
+        parts = name.replace(" ", "").split("-")
+        if len(parts) != 2:
+            raise ValueError(f"{name!r} is not a Quixo move")
+        n = self.n
+        source, end = (_cell(p, n) for p in parts)
+        (sr, sc), (er, ec) = divmod(source, n), divmod(end, n)
+        if sr == er and ec in (0, n - 1) and ec != sc:
+            side = "L" if ec == 0 else "R"
+        elif sc == ec and er in (0, n - 1) and er != sr:
+            side = "U" if er == 0 else "D"
+        else:
+            raise ValueError(f"{name!r} is not a Quixo move")
+        return f"{source + 1} {side}"
+
+    def move_from_peer(self, name: str) -> str:
+        match = re.fullmatch(r"\s*(\d+)\s+([LRUD])\s*", name)
+        if not match:
+            raise ValueError(f"{name!r} is not a GamesmanOne Quixo move")
+        n = self.n
+        source = int(match.group(1)) - 1
+        r, c = divmod(source, n)
+        er, ec = {"L": (r, 0), "R": (r, n - 1), "U": (0, c), "D": (n - 1, c)}[match.group(2)]
+        return f"{_square(r, c, n)}-{_square(er, ec, n)}"
+
+    def peer_refusal_reason(self, text: str) -> str | None:
+        # GamesmanOne's QuixoIsLegalPosition: the player to move needs a cube of the
+        # opponent on the ring (the opponent's last push left one there); ours asks
+        # only for one anywhere on the board. Such positions are unreachable.
+        turn, cells = _parse_text(text, self.turns, self.symbols, self.n)
+        n = self.n
+        if cells == "-" * (n * n):
+            return None
+        theirs = "o" if turn == "x" else "x"
+        ring = [cells[r * n + c] for r in range(n) for c in range(n)
+                if r in (0, n - 1) or c in (0, n - 1)]
+        if theirs not in ring:
+            return f"{theirs} has no cube on the ring, so {theirs} did not make the last move"
+        return None
+
+
+class TeekoNotation(Notation):
+    """Our moves ``c3`` (drop) and ``c3-d4`` (step); GamesmanOne's formal moves are
+    0-based cells in formal order: ``12`` and ``12 8``."""
+
+    turns = "bw"
+    symbols = "bw-"
+    n = 5
+
+    def move_to_peer(self, name: str) -> str:
+        parts = name.replace(" ", "").split("-")
+        if len(parts) not in (1, 2):
+            raise ValueError(f"{name!r} is not a Teeko move")
+        return " ".join(str(_cell(p, self.n)) for p in parts)
+
+    def move_from_peer(self, name: str) -> str:
+        if not re.fullmatch(r"\s*\d+(\s+\d+)?\s*", name):
+            raise ValueError(f"{name!r} is not a GamesmanOne Teeko move")
+        cells = [int(token) for token in name.split()]
+        if any(not 0 <= cell < 25 for cell in cells):
+            raise ValueError(f"{name!r} is not a GamesmanOne Teeko move")
+        return "-".join(_square(*divmod(cell, 5), 5) for cell in cells)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game as both systems build it."""
+
+    name: str
+    game: str                # our game name (and GamesmanOne's)
+    ours: tuple[str, ...]    # our game options
+    variant: int             # GamesmanOne's variant number
+    notation: Notation = field(compare=False)
+    note: str = ""
+
+    def peer_positions(self) -> int:
+        """How many positions GamesmanOne's tiers hold (when its output does not say)."""
+        if self.game == "quixo":
+            return 2 * 3 ** (self.notation.n ** 2)
+        # Teeko: tiers 0..7 (pieces dropped) fix the turn; tier 8 (all eight on the
+        # board) holds both turns.
+        total = 0
+        for t in range(8):
+            x, o = (t + 1) // 2, t // 2
+            total += math.comb(25, x) * math.comb(25 - x, o)
+        return total + 2 * math.comb(25, 4) * math.comb(21, 4)
+
+
+def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
+    if game == "quixo":
+        size = 4 if size is None else size
+        if not 3 <= size <= 5:
+            raise Failure("quixo --size must be 3, 4 or 5 (GamesmanOne solves those)")
+        note = "2*3^25 positions: far too large for this machine" if size == 5 else ""
+        return Case(f"quixo{size}", "quixo", ("--size", str(size)), 5 - size,
+                    QuixoNotation(size), note)
+    if game == "teeko":
+        if size not in (None, 5):
+            raise Failure("GamesmanOne solves Teeko on the 5x5 board only (--size 5)")
+        ours = ("--advanced",) if advanced else ()
+        return Case("teeko-advanced" if advanced else "teeko", "teeko", ours, int(advanced),
+                    TeekoNotation(), "GamesmanOne needs about 9 GiB and 20+ minutes")
+    raise Failure(f"unknown game {game!r}: quixo or teeko")
+
+
+CASES = {
+    "quixo3": lambda: make_case("quixo", 3),
+    "quixo4": lambda: make_case("quixo", 4),
+    "quixo5": lambda: make_case("quixo", 5),
+    "teeko": lambda: make_case("teeko"),
+    "teeko-advanced": lambda: make_case("teeko", advanced=True),
+}
+
+
+# -- GamesmanOne: the binary, its data directories, solving and querying -------------
+
+
+def check_binary(path: str) -> Path:
+    """The GamesmanOne binary, checked: it runs and says it is GamesmanOne."""
+    binary = Path(path).expanduser()
+    if not binary.exists():
+        raise Failure(f"GamesmanOne binary {path} does not exist (build it as docs/PEER.md says)")
+    if not binary.is_file() or not os.access(binary, os.X_OK):
+        raise Failure(f"{path} is not an executable file")
+    try:
+        out = subprocess.run([str(binary.resolve()), "--version"], capture_output=True,
+                             text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise Failure(f"{path} does not run: {exc}") from None
+    if "GamesmanOne" not in out.stdout + out.stderr:
+        said = ((out.stdout + out.stderr).strip().splitlines() or ["nothing"])[0]
+        raise Failure(f"{path} is not GamesmanOne ('--version' says: {said[:80]!r})")
+    return binary.resolve()
+
+
+def data_location(data_dir: Path) -> tuple[Path, str]:
+    """(working directory, relative --data-path) for a data directory: GamesmanOne
+    cannot take an absolute data path, so it runs from the directory's parent."""
+    data_dir = data_dir.expanduser().resolve()
+    return data_dir.parent, data_dir.name
+
+
+def peer_solve(binary: Path, data_dir: Path, case: Case, env: dict | None = None) -> str:
+    """Solve (or find already solved) a case into data_dir; its output."""
+    cwd, rel = data_location(data_dir)
+    cwd.mkdir(parents=True, exist_ok=True)
+    command = [str(binary), f"--data-path={rel}", "solve", case.game, str(case.variant)]
+    run = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise Failure(f"GamesmanOne failed to solve {case.name} (exit {run.returncode}): "
+                      f"{tail[0]}")
+    return run.stdout
+
+
+# The batch query helper: GamesmanOne's own query code (src/core/headless/hquery.c,
+# compiled in) answering one position per line of stdin, so that thousands of
+# positions do not each pay the ~0.2 s GamesmanOne spends building its hash tables.
+BATCH_QUERY_C = r"""
+/* gamesman_batchquery, written by tiersolve's scripts/peer_gamesmanone.py:
+ * GamesmanOne's `query` for many positions in one process. Reads one formal
+ * position per line on stdin and prints query's JSON object on one line (or
+ * { "error": CODE, "position": "..." } where query fails).
+ *
+ * GamesmanOne's src/core/headless/hquery.c is compiled in, so the legality
+ * test, the moves and the JSON come from the code `query` runs, with two
+ * changes:
+ * - values and remoteness are read from whole tiers loaded into memory once
+ *   (DbManagerLoadTier, as the solver loads child tiers) instead of
+ *   SolverManagerGetValue's fresh probe per call, which decompresses a 1 MiB
+ *   xz block for every value and every remoteness (about 0.5 s per Quixo 4x4
+ *   position); the position is canonicalized first, as the tier solver does.
+ *   With a 4th argument "probe", query's own SolverManagerGetValue is used.
+ * - the printing is repeated here: hquery.c's JsonPrintTierPositionResponse
+ *   releases the partMoves array twice (harmless in a process that exits right
+ *   after, heap corruption on a second query).
+ * Usage: gamesman_batchquery DATA_PATH GAME VARIANT [probe]
+ * (DATA_PATH relative to the working directory, as gamesman --data-path). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/constants.h"
+#include "core/db/db_manager.h"
+#include "core/game_manager.h"
+#include "core/solvers/solver_manager.h"
+#include "core/solvers/tier_solver/tier_solver.h"
+
+static bool use_probe = false;
+enum { kLoadedMax = 200 };
+static Tier loaded[kLoadedMax];
+static int num_loaded = 0, next_evict = 0;
+
+static TierPosition Canonical(TierPosition tp) {
+    const TierSolverApi *api =
+        (const TierSolverApi *)GameManagerGetCurrentGame()->solver_api;
+    TierPosition c = tp;
+    if (api->GetCanonicalTier != NULL) {
+        c.tier = api->GetCanonicalTier(tp.tier);
+        if (c.tier != tp.tier) c.position = api->GetPositionInSymmetricTier(tp, c.tier);
+    }
+    if (api->GetCanonicalPosition != NULL) c.position = api->GetCanonicalPosition(c);
+    return c;
+}
+
+static bool EnsureLoaded(Tier tier) {
+    if (DbManagerIsTierLoaded(tier)) return true;
+    const TierSolverApi *api =
+        (const TierSolverApi *)GameManagerGetCurrentGame()->solver_api;
+    if (num_loaded == kLoadedMax) {  /* evict the oldest */
+        DbManagerUnloadTier(loaded[next_evict]);
+        loaded[next_evict] = tier;
+        next_evict = (next_evict + 1) % kLoadedMax;
+    } else {
+        loaded[num_loaded++] = tier;
+    }
+    return DbManagerLoadTier(tier, api->GetTierSize(tier)) == 0;
+}
+
+static Value BatchGetValue(TierPosition tp) {
+    if (use_probe) return SolverManagerGetValue(tp);
+    TierPosition c = Canonical(tp);
+    if (!EnsureLoaded(c.tier)) return kErrorValue;
+    return DbManagerGetValueFromLoaded(c.tier, c.position);
+}
+
+static int BatchGetRemoteness(TierPosition tp) {
+    if (use_probe) return SolverManagerGetRemoteness(tp);
+    TierPosition c = Canonical(tp);
+    if (!EnsureLoaded(c.tier)) return kErrorRemoteness;
+    return DbManagerGetRemotenessFromLoaded(c.tier, c.position);
+}
+
+#define SolverManagerGetValue BatchGetValue
+#define SolverManagerGetRemoteness BatchGetRemoteness
+#include "core/headless/hquery.c"
+#undef SolverManagerGetValue
+#undef SolverManagerGetRemoteness
+
+static int PrintTierPosition(const Game *game, TierPosition tier_position) {
+    MoveArray moves = GetMovesFromTierPosition(game, tier_position);
+    PartmoveArray partmoves = GetPartmovesFromTierPosition(game, tier_position);
+    int ret = 0;
+    json_object *moves_obj = json_object_new_array_ext((int)moves.size);
+    json_object *partmoves_obj = json_object_new_array_ext((int)partmoves.size);
+    for (int64_t i = 0; i < moves.size; ++i) {
+        json_object *child =
+            JsonCreateChildTierPositionObject(game, tier_position, moves.array[i]);
+        if (child == NULL) { ret = kMallocFailureError; break; }
+        json_object_array_add(moves_obj, child);
+    }
+    for (int64_t i = 0; ret == 0 && i < partmoves.size; ++i) {
+        json_object *edge = JsonCreatePartmoveEdgeObject(&partmoves.array[i]);
+        if (edge == NULL) { ret = kMallocFailureError; break; }
+        json_object_array_add(partmoves_obj, edge);
+    }
+    if (ret == 0) {
+        json_object *parent = JsonCreateParentTierPositionObject(
+            game, tier_position, moves_obj, partmoves_obj);
+        if (parent == NULL) {
+            ret = kMallocFailureError;
+        } else {
+            printf("%s\n", json_object_to_json_string(parent));
+            json_object_put(parent); /* releases both arrays too */
+            moves_obj = partmoves_obj = NULL;
+        }
+    }
+    json_object_put(moves_obj);
+    json_object_put(partmoves_obj);
+    MoveArrayDestroy(&moves);
+    PartmoveArrayDestroy(&partmoves);
+    return ret;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 && !(argc == 5 && strcmp(argv[4], "probe") == 0)) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [probe]\n", argv[0]);
+        return 2;
+    }
+    use_probe = (argc == 5);
+    bool is_tier_game;
+    int error = InitAndCheckGame(argv[2], atoi(argv[3]), argv[1], &is_tier_game);
+    if (error != 0) return error;
+    const Game *game = GameManagerGetCurrentGame();
+    if (!is_tier_game) {
+        fprintf(stderr, "gamesman_batchquery: only tier games are supported\n");
+        return 2;
+    }
+    char line[4096];
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        int ret;
+        if (!game->uwapi->tier->IsLegalFormalPosition(line)) {
+            ret = kIllegalGamePositionError;
+        } else {
+            TierPosition tp = game->uwapi->tier->FormalPositionToTierPosition(line);
+            ret = PrintTierPosition(game, tp);
+        }
+        if (ret != 0) printf("{ \"error\": %d, \"position\": \"%s\" }\n", ret, line);
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+
+def batch_helper(binary: Path, quiet: bool = False) -> Path | None:
+    """The batch query helper next to the binary, compiled from the binary's CMake
+    build tree (<root>/bin/gamesman, <root>/build/src) if missing or older than the
+    binary; None (with a note) if it cannot be made."""
+    helper = binary.parent / "gamesman_batchquery"
+    stamp = binary.parent / "gamesman_batchquery.c"  # the source it was built from
+    if (helper.exists() and helper.stat().st_mtime >= binary.stat().st_mtime
+            and stamp.is_file() and stamp.read_text() == BATCH_QUERY_C):
+        return helper
+    target = binary.parent.parent / "build" / "src" / "CMakeFiles" / "gamesman.dir"
+    flags_file, link_file = target / "flags.make", target / "link.txt"
+    if not (flags_file.is_file() and link_file.is_file()):
+        if not quiet:
+            print(f"note: no CMake build tree at {target.parent.parent}, so no batch query "
+                  "helper: one GamesmanOne process per position (slow)", file=sys.stderr)
+        return None
+    flags = {}
+    for line in flags_file.read_text().splitlines():
+        key, sep, value = line.partition(" = ")
+        if sep:
+            flags[key.strip()] = value.strip()
+    link = shlex.split(link_file.read_text())
+    main_obj = "CMakeFiles/gamesman.dir/main.c.o"
+    if main_obj not in link or "-o" not in link:
+        if not quiet:
+            print(f"note: {link_file} is not as expected; no batch query helper", file=sys.stderr)
+        return None
+    if not quiet:
+        print(f"compiling GamesmanOne's query code into {helper} (once)...", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        source, obj = Path(tmp) / "batchquery.c", Path(tmp) / "batchquery.o"
+        source.write_text(BATCH_QUERY_C)
+        compile_cmd = [link[0], *shlex.split(flags.get("C_FLAGS", "")),
+                       *shlex.split(flags.get("C_DEFINES", "")),
+                       *shlex.split(flags.get("C_INCLUDES", "")), "-c", str(source), "-o", str(obj)]
+        link_cmd = [str(obj) if t == main_obj else t for t in link
+                    if not t.endswith("core/headless/hquery.c.o")]
+        link_cmd[link_cmd.index("-o") + 1] = str(helper)
+        for command in (compile_cmd, link_cmd):
+            run = subprocess.run(command, cwd=target.parent.parent, capture_output=True, text=True)
+            if run.returncode != 0:
+                if not quiet:
+                    first = (run.stderr.strip().splitlines() or ["?"])[0]
+                    print(f"note: could not build the batch query helper ({first}); "
+                          "one GamesmanOne process per position (slow)", file=sys.stderr)
+                return None
+    stamp.write_text(BATCH_QUERY_C)
+    return helper
+
+
+class PeerQuery:
+    """Answers of GamesmanOne's ``query`` for formal positions: through the batch
+    helper (one process), or one ``gamesman query`` process per position, two at a
+    time. Each answer is the JSON object, or {"error": code, ...}."""
+
+    def __init__(self, binary: Path, data_dir: Path, case: Case, helper: Path | None) -> None:
+        self.binary, self.case, self.helper = binary, case, helper
+        self.cwd, self.rel = data_location(data_dir)
+
+    def query_many(self, positions: list[str]) -> list[dict]:
+        if not positions:
+            return []
+        if self.helper is not None:
+            return self._batch(positions)
+        with ThreadPoolExecutor(2) as pool:
+            return list(pool.map(self._one, positions))
+
+    def _one(self, position: str) -> dict:
+        command = [str(self.binary), f"--data-path={self.rel}", "query", self.case.game,
+                   str(self.case.variant), position]
+        run = subprocess.run(command, cwd=self.cwd, capture_output=True, text=True)
+        if run.returncode != 0 or not run.stdout.strip():
+            return {"error": run.returncode, "position": position, "stderr": run.stderr[-300:]}
+        return json.loads(run.stdout)
+
+    def _batch(self, positions: list[str]) -> list[dict]:
+        command = [str(self.helper), self.rel, self.case.game, str(self.case.variant)]
+        proc = subprocess.Popen(command, cwd=self.cwd, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                bufsize=1 << 16)
+
+        def feed() -> None:
+            try:
+                for position in positions:
+                    proc.stdin.write(position + "\n")
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        answers = []
+        for line in proc.stdout:
+            answers.append(json.loads(line))
+        writer.join()
+        code = proc.wait()
+        if len(answers) != len(positions):
+            raise Failure(f"GamesmanOne's batch query helper stopped after {len(answers)} of "
+                          f"{len(positions)} positions (exit {code})")
+        return answers
+
+
+# -- running a build under measurement ----------------------------------------------
+
+
+@dataclass
+class Run:
+    case: str
+    system: str          # "tiersolve" or "GamesmanOne"
+    setting: str
+    round: int
+    cpu_seconds: float
+    wall_seconds: float
+    peak_bytes: int
+    file_bytes: int
+    positions: int
+    extra: dict = field(default_factory=dict)
+
+
+def measured(command: list[str], cwd: Path, env: dict, log: Path) -> tuple[int, float, float, int]:
+    """Run a command with stdout+stderr to ``log``; (exit code, CPU s, wall s, peak
+    RSS bytes) from wait4's rusage of that child (and what it waited for)."""
+    with open(log, "w") as out:
+        start = time.monotonic()
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return (proc.returncode, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * 1024)
+
+
+def tree_bytes(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def tiersolve_command() -> list[str]:
+    found = shutil.which("tiersolve")
+    return [found] if found else [sys.executable, "-m", "tiersolve"]
+
+
+def run_ours(case: Case, work: Path, round_no: int) -> Run:
+    run_dir = Path(tempfile.mkdtemp(prefix=f"ours_{case.name}_", dir=work))
+    out = run_dir / f"{case.name}.h5"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OMP_")}
+    command = [*tiersolve_command(), "build", case.game, *case.ours, "--out", str(out),
+               "--json", "--quiet"]
+    log = work / f"{run_dir.name}.log"
+    code, cpu, wall, peak = measured(command, run_dir, env, log)
+    text = log.read_text()
+    if code != 0:
+        raise Failure(f"tiersolve build {case.game} {' '.join(case.ours)} failed (exit {code}); "
+                      f"see {log}")
+    report = json.loads(text[text.index("{"):text.rindex("}") + 1])
+    files = tree_bytes(run_dir)
+    shutil.rmtree(run_dir)
+    log.unlink()
+    extra = {k: report.get(k) for k in ("compile_seconds", "solve_seconds", "threads",
+                                        "start_value", "start_remoteness", "counts")}
+    return Run(case.name, "tiersolve", f"{report.get('threads', '?')} threads", round_no,
+               cpu, wall, peak, files, int(report["positions"]), extra)
+
+
+def run_peer(binary: Path, case: Case, work: Path, threads: int, round_no: int) -> Run:
+    run_dir = Path(tempfile.mkdtemp(prefix=f"peer_{case.name}_", dir=work))
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = str(threads)
+    if threads > 1:
+        env["OMP_WAIT_POLICY"] = "passive"
+    else:
+        env.pop("OMP_WAIT_POLICY", None)
+    command = [str(binary), "--data-path=data", "solve", case.game, str(case.variant)]
+    log = work / f"{run_dir.name}.log"
+    code, cpu, wall, peak = measured(command, run_dir, env, log)
+    text = log.read_text()
+    if code != 0:
+        raise Failure(f"GamesmanOne solve {case.game} {case.variant} failed (exit {code}); "
+                      f"see {log}")
+    match = re.search(r"of total size (\d+) \(positions\)", text)
+    positions = int(match.group(1)) if match else case.peer_positions()
+    files = tree_bytes(run_dir)
+    shutil.rmtree(run_dir)
+    log.unlink()
+    setting = f"OMP_NUM_THREADS={threads}" + (" passive" if threads > 1 else "")
+    return Run(case.name, "GamesmanOne", setting, round_no, cpu, wall, peak, files, positions,
+               {"positions_from": "its output" if match else "derived"})
+
+
+# -- bench ---------------------------------------------------------------------------
+
+
+def bench(args: argparse.Namespace) -> int:
+    binary = check_binary(args.gamesman)
+    names = [name.strip() for name in args.cases.split(",") if name.strip()]
+    unknown = [name for name in names if name not in CASES]
+    if unknown or not names:
+        raise Failure(f"unknown case {unknown[0] if unknown else '(none)'}: choose from "
+                      f"{', '.join(CASES)}")
+    if args.rounds < 1:
+        raise Failure("--rounds must be at least 1")
+    try:
+        settings = [int(word) for word in args.peer_threads.split(",")]
+    except ValueError:
+        settings = []
+    if not settings or any(threads not in (1, 2) for threads in settings):
+        raise Failure(f"--peer-threads takes 1, 2 or 1,2, not {args.peer_threads!r}")
+    cases = [CASES[name]() for name in names]
+    work = Path(args.work).expanduser().resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    for case in cases:
+        if case.note:
+            print(f"note: {case.name}: {case.note}", file=sys.stderr)
+    runs: list[Run] = []
+    for round_no in range(1, args.rounds + 1):
+        for case in cases:
+            for threads in settings:  # GamesmanOne with each setting, each followed by ours
+                for step in (f"peer{threads}", "ours"):
+                    if not args.json:
+                        print(f"round {round_no}: {case.name}: {step}...", file=sys.stderr,
+                              flush=True)
+                    if step == "ours":
+                        runs.append(run_ours(case, work, round_no))
+                    else:
+                        runs.append(run_peer(binary, case, work, threads, round_no))
+    rows = summarize(runs, cases)
+    if args.json:
+        print(json.dumps({"binary": str(binary), "rounds": args.rounds,
+                          "summary": rows, "runs": [vars(r) for r in runs]}, indent=2))
+    else:
+        print_table(rows, args.rounds)
+    return 0
+
+
+#: A tiersolve build that spent longer than this compiling its kernels (a cold numba
+#: cache: first build of a game, or its code just changed) is left out of the summary
+#: when the same case has a warm build.
+COLD_COMPILE_SECONDS = 5.0
+
+
+def summarize(runs: list[Run], cases: list[Case]) -> list[dict]:
+    """One row per case and system/setting: the minimum CPU and wall seconds over the
+    runs (the least disturbed), the largest peak, and the ratios ours / best peer.
+    tiersolve builds that compiled their kernels are left out when a warm one exists."""
+    rows = []
+    for case in cases:
+        groups: dict[tuple[str, str], list[Run]] = {}
+        for run in runs:
+            if run.case == case.name:
+                groups.setdefault((run.system, run.setting), []).append(run)
+        case_rows = []
+        for (system, setting), group in groups.items():
+            warm = [r for r in group
+                    if (r.extra.get("compile_seconds") or 0) <= COLD_COMPILE_SECONDS]
+            cold = len(group) - len(warm) if warm else 0
+            group = warm or group
+            case_rows.append({
+                "case": case.name, "system": system, "setting": setting, "runs": len(group),
+                "cold_runs_left_out": cold,
+                "positions": group[0].positions,
+                "cpu_seconds": min(r.cpu_seconds for r in group),
+                "cpu_seconds_median": statistics.median(r.cpu_seconds for r in group),
+                "wall_seconds": min(r.wall_seconds for r in group),
+                "peak_bytes": max(r.peak_bytes for r in group),
+                "file_bytes": group[0].file_bytes,
+                "file_bytes_per_position": group[0].file_bytes / max(1, group[0].positions),
+            })
+        peers = [r for r in case_rows if r["system"] == "GamesmanOne"]
+        for row in case_rows:
+            if row["system"] == "tiersolve" and peers:
+                row["cpu_ratio"] = row["cpu_seconds"] / min(p["cpu_seconds"] for p in peers)
+                row["peak_ratio"] = row["peak_bytes"] / min(p["peak_bytes"] for p in peers)
+        rows.extend(case_rows)
+    return rows
+
+
+def print_table(rows: list[dict], rounds: int) -> None:
+    header = ("case", "system / setting", "runs", "positions", "CPU s", "wall s", "peak MiB",
+              "file bytes", "B/pos", "CPU ours/peer", "peak ours/peer")
+    lines = [header]
+    for row in rows:
+        lines.append((
+            row["case"], f"{row['system']} {row['setting']}", str(row["runs"]),
+            f"{row['positions']:,}", f"{row['cpu_seconds']:.2f}", f"{row['wall_seconds']:.2f}",
+            f"{row['peak_bytes'] / 2**20:.0f}", f"{row['file_bytes']:,}",
+            f"{row['file_bytes_per_position']:.4f}",
+            f"{row['cpu_ratio']:.2f}" if "cpu_ratio" in row else "",
+            f"{row['peak_ratio']:.2f}" if "peak_ratio" in row else ""))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for k, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(line, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+    cold = sum(row.get("cold_runs_left_out", 0) for row in rows)
+    print(f"\nCPU and wall: the least of the runs ({rounds} per GamesmanOne setting, "
+          f"{2 * rounds} for tiersolve); peak: the largest. Ratios: ours / the best "
+          "GamesmanOne setting. Positions: what each system's index holds.")
+    if cold:
+        print(f"{cold} tiersolve build(s) that compiled their kernels (cold numba cache) "
+              "are left out; --json lists every run.")
+
+
+# -- agree ---------------------------------------------------------------------------
+
+FLIP = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+
+
+@dataclass
+class Tally:
+    positions: int = 0
+    moves: int = 0
+    refused: int = 0
+    refused_example: str = ""
+    draw_remoteness: set = field(default_factory=set)
+    values: dict = field(default_factory=dict)  # our value of each position compared
+    disagreements: list = field(default_factory=list)
+
+
+def ours_database(args: argparse.Namespace, case: Case, work: Path) -> Path:
+    path = Path(args.db).expanduser() if args.db else work / f"tiersolve_{case.name}.h5"
+    if not path.exists():
+        print(f"building our {case.name} database: {path}", file=sys.stderr, flush=True)
+        command = [*tiersolve_command(), "build", case.game, *case.ours, "--out", str(path),
+                   "--quiet"]
+        if subprocess.run(command, stdout=sys.stderr).returncode != 0:
+            raise Failure(f"tiersolve build {case.game} {' '.join(case.ours)} failed")
+    return path
+
+
+def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) -> None:
+    """Compare one position's answers; problems go to tally.disagreements."""
+    record, moves = ours
+    notation = case.notation
+    formal = notation.to_peer(position)
+    problems = []
+    if "error" in peer:
+        reason = notation.peer_refusal_reason(position) \
+            if peer["error"] == PEER_ILLEGAL_POSITION else None
+        if reason:
+            tally.refused += 1
+            tally.refused_example = tally.refused_example or f"{position} ({formal}): {reason}"
+            return
+        problems.append(f"GamesmanOne refuses it (error {peer['error']}); ours: "
+                        f"{record.value} {record.remoteness}")
+    else:
+        tally.positions += 1
+        tally.values[record.value] = tally.values.get(record.value, 0) + 1
+        theirs_value, theirs_rem = peer["positionValue"], peer["remoteness"]
+        if theirs_value == "draw":
+            tally.draw_remoteness.add(theirs_rem)
+        if record.value != theirs_value or (
+                record.value not in ("draw",) and record.remoteness != theirs_rem):
+            problems.append(f"position: ours {record.value} {record.remoteness}, "
+                            f"GamesmanOne {theirs_value} {theirs_rem}")
+        peer_moves = {}
+        for child in peer.get("moves", []):
+            try:
+                peer_moves[notation.move_from_peer(child["move"])] = child
+            except ValueError as exc:
+                problems.append(f"cannot read GamesmanOne's move: {exc}")
+        ours_moves = {m.move: m for m in moves}
+        for name in sorted(set(ours_moves) - set(peer_moves)):
+            try:
+                theirs = notation.move_to_peer(name)
+            except ValueError:
+                theirs = "no GamesmanOne name"
+            problems.append(f"move {name} ({theirs}): ours only")
+        for name in sorted(set(peer_moves) - set(ours_moves)):
+            problems.append(f"move {name} ({peer_moves[name]['move']}): GamesmanOne only")
+        for name in sorted(set(ours_moves) & set(peer_moves)):
+            mine, child = ours_moves[name], peer_moves[name]
+            tally.moves += 1
+            value = FLIP.get(child["positionValue"], child["positionValue"])
+            remoteness_differs = mine.value != "draw" and mine.remoteness != child["remoteness"]
+            if mine.value != value or remoteness_differs:
+                problems.append(f"move {name} ({child['move']}): ours {mine.value} "
+                                f"{mine.remoteness}, GamesmanOne {value} {child['remoteness']} "
+                                "(for the mover)")
+            if notation.to_peer(mine.position) != child["position"]:
+                problems.append(f"move {name} ({child['move']}) leads to {mine.position} "
+                                f"({notation.to_peer(mine.position)}) in ours, "
+                                f"{child['position']} in GamesmanOne")
+    if problems:
+        tally.disagreements.append({
+            "position": position, "peer_position": formal, "problems": problems,
+            "ours": {"value": record.value, "remoteness": record.remoteness},
+            "peer": {k: peer.get(k) for k in ("positionValue", "remoteness", "error")}})
+
+
+def agree(args: argparse.Namespace) -> int:
+    binary = check_binary(args.gamesman)
+    case = make_case(args.game, args.size, args.advanced)
+    if args.advanced and args.game != "teeko":
+        raise Failure("--advanced is a Teeko option")
+    work = Path(args.work).expanduser().resolve()
+    work.mkdir(parents=True, exist_ok=True)
+
+    from _installed import require_tiersolve
+
+    require_tiersolve(PROG)
+    if args.rules_only:
+        return agree_rules(args, case, binary, work)
+    if case.note and case.game == "quixo":
+        raise Failure(f"{case.name}: {case.note}")
+    import numpy as np
+
+    from tiersolve.databases import open_database
+
+    db_path = ours_database(args, case, work)
+    db = open_database(db_path)
+    options = db.game.options
+    if db.game.name != case.game or (
+            case.game == "quixo" and options.get("size") != case.notation.n) or (
+            case.game == "teeko" and (options.get("size", 5) != 5
+                                      or bool(options.get("advanced")) != args.advanced)):
+        raise Failure(f"{db_path} is a database of {db.game.describe()}, not {case.name}")
+
+    peer_data = Path(args.peer_data).expanduser() if args.peer_data else work / "gamesman" / "data"
+    if case.game == "teeko":
+        print(f"note: {case.name}: {case.note} if it is not solved yet", file=sys.stderr)
+    peer_solve(binary, peer_data, case)  # returns at once when already solved
+    helper = None if args.no_batch else batch_helper(binary)
+    peer = PeerQuery(binary, peer_data, case, helper)
+    start_answer = peer.query_many([case.notation.to_peer(db.start)])[0]
+    if start_answer.get("positionValue") in (None, "unsolved", "undecided"):
+        raise Failure(f"GamesmanOne's database in {peer_data} does not answer {case.name}'s "
+                      f"start ({start_answer}); is the solve complete?")
+
+    started = time.monotonic()
+    answers: dict[str, tuple] = {}
+
+    def ours(position: str) -> tuple:
+        if position not in answers:
+            answers[position] = (db.lookup(position), db.moves(position))
+        return answers[position]
+
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def add(position: str) -> None:
+        if position not in seen:
+            seen.add(position)
+            order.append(position)
+
+    add(db.start)
+    rng = random.Random(args.seed)
+    plies_total = 0
+    for _ in range(args.random_games):
+        position = db.start
+        for ply in range(args.max_plies + 1):
+            add(position)
+            _, moves = ours(position)
+            if not moves or ply == args.max_plies:
+                break
+            position = rng.choice(moves).position
+            plies_total += 1
+    from_games = len(order)
+
+    # Random legal positions of our database: canonical ones only (value codes 1..4).
+    nprng = np.random.default_rng(args.seed)
+    stored = db.stored_indices() if db.reachable_from is not None else None
+    population = len(stored) if stored is not None else db.size
+    sampled = 0
+    attempts = 0
+    inconsistent: list[str] = []
+    while sampled < args.random_positions and attempts < 200:
+        attempts += 1
+        want = max(64, 4 * (args.random_positions - sampled))
+        picks = nprng.integers(0, population, size=want)
+        indices = stored[picks] if stored is not None else picks
+        codes, _ = db.lookup_indices(indices)
+        keep = np.unique(indices[(codes >= 1) & (codes <= 4)])[: args.random_positions - sampled]
+        for index, position in zip(keep, db.positions(keep)):
+            # The index's position, or its colour twin (our indexes store a position
+            # and the one with the players exchanged under one index, and decode
+            # gives the first player to move), must be one our lookups answer, under
+            # that index; one of those, at random.
+            choices = []
+            for text in (position, case.notation.swap_colours(position)):
+                try:
+                    if db.get(text) is not None and db.index(text) == index:
+                        choices.append(text)
+                except ValueError:
+                    pass
+            if not choices:
+                inconsistent.append(f"index {index} decodes to {position}, which our lookup "
+                                    "refuses (or gives another index), as its colour twin")
+                continue
+            add(choices[int(nprng.integers(len(choices)))])
+            sampled += 1
+    if sampled < args.random_positions:
+        print(f"note: found only {sampled} random legal positions", file=sys.stderr)
+
+    formal = [case.notation.to_peer(p) for p in order]
+    peer_answers = peer.query_many(formal)
+    # The helper against GamesmanOne's own query command, on a few positions.
+    helper_checked, helper_differs = 0, []
+    if helper is not None and args.check_helper > 0:
+        picks = random.Random(args.seed).sample(range(len(order)),
+                                                min(args.check_helper, len(order)))
+        direct = PeerQuery(binary, peer_data, case, None)
+        for k, answer in zip(picks, direct.query_many([formal[k] for k in picks])):
+            helper_checked += 1
+            if answer != peer_answers[k] and not ("error" in answer and "error" in peer_answers[k]):
+                helper_differs.append(formal[k])
+        if helper_differs:
+            raise Failure(f"the batch query helper and 'gamesman query' answer "
+                          f"{len(helper_differs)} of {helper_checked} positions differently, "
+                          f"e.g. {helper_differs[0]}; rerun with --no-batch")
+    tally = Tally()
+    for position, answer in zip(order, peer_answers):
+        compare(case, position, ours(position), answer, tally)
+    seconds = time.monotonic() - started
+
+    result = {
+        "case": case.name, "ours": str(db_path), "peer_data": str(peer_data),
+        "peer_variant": case.variant, "seed": args.seed,
+        "random_games": args.random_games, "plies_played": plies_total,
+        "positions_from_games": from_games, "random_positions": sampled,
+        "positions_compared": tally.positions, "moves_compared": tally.moves,
+        "peer_refused_unreachable": tally.refused, "peer_refused_example": tally.refused_example,
+        "values_compared": tally.values, "peer_draw_remoteness": sorted(tally.draw_remoteness),
+        "ours_inconsistent": len(inconsistent), "ours_inconsistent_list": inconsistent[:20],
+        "disagreements": len(tally.disagreements), "seconds": round(seconds, 1),
+        "batch_helper": helper is not None, "helper_checked_against_query": helper_checked,
+    }
+    if args.json:
+        print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
+    else:
+        for item in tally.disagreements:
+            print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
+            for problem in item["problems"]:
+                print(f"    {problem}")
+        print(f"{case.name}: start {db.start} = {answers[db.start][0].value} "
+              f"{answers[db.start][0].remoteness}; GamesmanOne {start_answer['positionValue']} "
+              f"{start_answer['remoteness']}")
+        print(f"positions compared: {tally.positions:,} (start, {from_games - 1:,} more from "
+              f"{args.random_games} random games of {plies_total:,} plies, {sampled:,} random "
+              f"positions of our database); their values: "
+              + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
+        print(f"moves compared: {tally.moves:,}")
+        if helper is not None:
+            print(f"GamesmanOne answered through the batch helper; {helper_checked} of its answers "
+                  "checked against 'gamesman query': identical")
+        if tally.refused:
+            print(f"refused by GamesmanOne as unreachable: {tally.refused:,} (legal by our rules, "
+                  f"e.g. {tally.refused_example})")
+        if inconsistent:
+            print(f"OURS INCONSISTENT: {len(inconsistent)} sampled indices do not round-trip "
+                  "(left out of the comparison):")
+            for line in inconsistent[:20]:
+                print(f"    {line}")
+        print(f"disagreements: {len(tally.disagreements):,}   ({seconds:.0f} s)")
+    return 1 if tally.disagreements or inconsistent else 0
+
+
+def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) -> int:
+    """--rules-only: random games by our game's rules; at each position GamesmanOne's
+    moves (from 'query' with an empty data directory: no values) must be ours and
+    lead to the same positions. Needs no database on either side."""
+    from tiersolve.games import make_game
+
+    options = {"size": case.notation.n}
+    if case.game == "teeko":
+        options["advanced"] = args.advanced
+    game = make_game(case.game, **options)
+    rng = random.Random(args.seed)
+    children: dict[str, dict[str, str]] = {}
+    order: list[str] = []
+    plies_total = 0
+    for _ in range(args.random_games):
+        state = game.parse(game.default_start())
+        for ply in range(args.max_plies + 1):
+            text = game.format(state)
+            kids = game.children(state)
+            if text not in children:
+                children[text] = {child.move: game.format(child.state) for child in kids}
+                order.append(text)
+            if not kids or ply == args.max_plies:
+                break
+            state = rng.choice(kids).state
+            plies_total += 1
+    empty = Path(tempfile.mkdtemp(prefix="no_database_", dir=work)) / "data"
+    helper = None if args.no_batch else batch_helper(binary)
+    notation = case.notation
+    answers = PeerQuery(binary, empty, case, helper).query_many(
+        [notation.to_peer(text) for text in order])
+    shutil.rmtree(empty.parent, ignore_errors=True)
+    moves = 0
+    disagreements = []
+    for text, answer in zip(order, answers):
+        problems = []
+        if "error" in answer:
+            problems.append(f"GamesmanOne refuses it (error {answer['error']})")
+        else:
+            theirs = {}
+            for child in answer.get("moves", []):
+                try:
+                    theirs[notation.move_from_peer(child["move"])] = child
+                except ValueError as exc:
+                    problems.append(f"cannot read GamesmanOne's move: {exc}")
+            ours = children[text]
+            problems += [f"move {m}: ours only" for m in sorted(set(ours) - set(theirs))]
+            problems += [f"move {m} ({theirs[m]['move']}): GamesmanOne only"
+                         for m in sorted(set(theirs) - set(ours))]
+            for m in sorted(set(ours) & set(theirs)):
+                moves += 1
+                if notation.to_peer(ours[m]) != theirs[m]["position"]:
+                    problems.append(f"move {m} ({theirs[m]['move']}) leads to {ours[m]} "
+                                    f"({notation.to_peer(ours[m])}) in ours, "
+                                    f"{theirs[m]['position']} in GamesmanOne")
+        if problems:
+            disagreements.append((text, notation.to_peer(text), problems))
+    if args.json:
+        print(json.dumps({"case": case.name, "rules_only": True, "seed": args.seed,
+                          "random_games": args.random_games, "plies_played": plies_total,
+                          "positions_compared": len(order), "moves_compared": moves,
+                          "disagreements": len(disagreements),
+                          "disagreement_list": [{"position": t, "peer_position": f, "problems": p}
+                                                for t, f, p in disagreements]}, indent=2))
+        return 1 if disagreements else 0
+    for text, formal, problems in disagreements:
+        print(f"DISAGREE {text}  (GamesmanOne {formal})")
+        for problem in problems:
+            print(f"    {problem}")
+    print(f"{case.name}, rules only: {len(order):,} positions of {args.random_games} random games "
+          f"({plies_total:,} plies), {moves:,} moves compared, "
+          f"{len(disagreements):,} disagreements")
+    return 1 if disagreements else 0
+
+
+# -- command line --------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(
+        prog=PROG, description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+               f"  python scripts/{PROG} bench ~/gamesmanone/bin/gamesman --cases quixo3,quixo4\n"
+               f"  python scripts/{PROG} agree ~/gamesmanone/bin/gamesman --game quixo --size 4\n"
+               "\nBuilding GamesmanOne: docs/PEER.md.")
+    sub = main.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    b = sub.add_parser(
+        "bench", help="build the same games with both systems and compare the costs",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build each case with both systems, alternately (per round: GamesmanOne "
+                    "with OMP_NUM_THREADS=1, tiersolve, GamesmanOne with OMP_NUM_THREADS=2 and "
+                    "OMP_WAIT_POLICY=passive, tiersolve), each in a fresh process and directory, "
+                    "and print CPU and wall seconds, peak memory and file bytes per position.",
+        epilog=f"example:\n  python scripts/{PROG} bench ~/gamesmanone/bin/gamesman "
+               "--cases quixo3,quixo4 --rounds 2\n\ncases: " + ", ".join(CASES))
+    b.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
+    b.add_argument("--cases", default="quixo3,quixo4",
+                   help="comma-separated cases (default quixo3,quixo4)")
+    b.add_argument("--rounds", type=int, default=2, help="rounds of the four runs (default 2)")
+    b.add_argument("--peer-threads", default="1,2", metavar="1,2",
+                   help="GamesmanOne's settings: 1 thread, 2 threads (passive waiting), or "
+                        "both (default 1,2)")
+    b.add_argument("--work", default="peer_work", metavar="DIR",
+                   help="scratch directory for the builds (default ./peer_work)")
+    b.add_argument("--json", action="store_true", help="print the results as JSON")
+    b.set_defaults(run=bench)
+
+    a = sub.add_parser(
+        "agree", help="compare the values and remoteness of both databases",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Look up the start, every position of random games and random legal "
+                    "positions of our database in both databases, and compare the value and "
+                    "remoteness of each position and of each of its moves. Exit 1 on any "
+                    "disagreement. Missing databases are built first.",
+        epilog=f"example:\n  python scripts/{PROG} agree ~/gamesmanone/bin/gamesman --game quixo "
+               "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
+    a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
+    a.add_argument("--game", required=True, choices=("quixo", "teeko"))
+    a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
+    a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
+    a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "
+                   "default WORK/tiersolve_<case>.h5)")
+    a.add_argument("--peer-data", metavar="DIR", help="GamesmanOne's data directory (solved "
+                   "there if missing; default WORK/gamesman/data)")
+    a.add_argument("--work", default="peer_work", metavar="DIR",
+                   help="where missing databases go (default ./peer_work)")
+    a.add_argument("--random-games", type=int, default=200, metavar="N",
+                   help="random games from the start (default 200)")
+    a.add_argument("--max-plies", type=int, default=200, metavar="N",
+                   help="a random game stops after this many plies (default 200)")
+    a.add_argument("--random-positions", type=int, default=2000, metavar="M",
+                   help="random legal positions of our database (default 2000)")
+    a.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    a.add_argument("--no-batch", action="store_true",
+                   help="one 'gamesman query' process per position (two at a time) instead of "
+                        "the batch helper compiled from GamesmanOne's query code")
+    a.add_argument("--rules-only", action="store_true",
+                   help="compare only the moves and the positions they lead to, on random "
+                        "games, by our rules and GamesmanOne's query with no database (no "
+                        "solving on either side)")
+    a.add_argument("--check-helper", type=int, default=20, metavar="N",
+                   help="check N of the batch helper's answers against 'gamesman query' "
+                        "(default 20)")
+    a.add_argument("--json", action="store_true", help="print the results as JSON")
+    a.set_defaults(run=agree)
+    return main
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except Failure as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

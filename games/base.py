@@ -360,6 +360,25 @@ def fill_cells(state, cells: int, first_mask, second_mask, first: int, second: i
             state[offset + c] = 0
 
 
+@jit(inline="always")
+def mover_masks(state, cells: int):
+    """(the player to move's cells, the other's) of a ``[turn, cells...]`` state whose
+    players, turn 0 and turn 1, have cell codes 1 and 2."""
+    first, second = code_masks(state, cells, 1, 2)
+    return (first, second) if state[0] == 0 else (second, first)
+
+
+@jit(inline="always")
+def fill_after_move(child, cells: int, turn: int, mine, theirs) -> None:
+    """The inverse of ``mover_masks`` for the position after player ``turn`` moved:
+    the other player to move, the mover's cells ``mine``."""
+    child[0] = 1 - turn
+    if turn == 0:
+        fill_cells(child, cells, mine, theirs, 1, 2)
+    else:
+        fill_cells(child, cells, theirs, mine, 1, 2)
+
+
 @jit
 def decode_board_state(data, tier, local, state):
     """``decode`` of a game indexed by ``hashers.boards`` (``data.board``), whose state

@@ -39,7 +39,7 @@ from tiersolve.bits import as_mask, deposit_bits, extract_bits, popcount
 from tiersolve.contract import TierType
 from tiersolve.games.base import (
     Game, GameFunctions, GameSpec, Option, board_cells, code_masks, decode_board_state,
-    encode_board_state, fill_cells,
+    encode_board_state, fill_after_move, mover_masks,
 )
 from tiersolve.hashers.boards import (
     BoardSpace, block_of_counts, decode_board, encode_board, encode_in_block,
@@ -226,14 +226,9 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    xs, os = code_masks(state, data.board[0], X, O)
-    mine, theirs = (xs, os) if state[0] == 0 else (os, xs)
+    mine, theirs = mover_masks(state, data.board[0])
     after_mine, after_theirs, _ = insert(data, move, mine, theirs)
-    child[0] = 1 - state[0]
-    if state[0] == 0:
-        fill_cells(child, data.board[0], after_mine, after_theirs, X, O)
-    else:
-        fill_cells(child, data.board[0], after_theirs, after_mine, X, O)
+    fill_after_move(child, data.board[0], state[0], after_mine, after_theirs)
     return 0
 
 

@@ -32,7 +32,8 @@ import numpy as np
 from tiersolve.bits import popcount
 from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER, TierType
 from tiersolve.games.base import (
-    Game, GameFunctions, GameSpec, Option, code_masks, fill_cells, parse_square, square_name,
+    Game, GameFunctions, GameSpec, Option, fill_after_move, fill_cells, mover_masks, parse_square,
+    square_name,
 )
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.hashers.symmetry import grid_symmetries
@@ -122,10 +123,8 @@ def decode(data, tier, local, state):
 
 @jit
 def encode(data, state):
-    xs, os = code_masks(state, data.board[0], X, O)
-    if state[0] == 0:
-        return encode_position(data.board, xs, os)
-    return encode_position(data.board, os, xs)
+    mine, theirs = mover_masks(state, data.board[0])
+    return encode_position(data.board, mine, theirs)
 
 
 @jit(inline="always")
@@ -212,21 +211,15 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    xs, os = code_masks(state, data.board[0], X, O)
-    mine, theirs = (xs, os) if state[0] == 0 else (os, xs)
+    mine, theirs = mover_masks(state, data.board[0])
     after_mine, after_theirs = push(data.moves, move, mine, theirs)
-    child[0] = 1 - state[0]
-    if state[0] == 0:
-        fill_cells(child, data.board[0], after_mine, after_theirs, X, O)
-    else:
-        fill_cells(child, data.board[0], after_theirs, after_mine, X, O)
+    fill_after_move(child, data.board[0], state[0], after_mine, after_theirs)
     return 0
 
 
 @jit
 def primitive(data, state, move_count):
-    xs, os = code_masks(state, data.board[0], X, O)
-    mine, theirs = (xs, os) if state[0] == 0 else (os, xs)
+    mine, theirs = mover_masks(state, data.board[0])
     if not legal(data.ring[0], mine, theirs):
         return ILLEGAL
     return outcome(data.lines, mine, theirs)

@@ -29,7 +29,7 @@ from tiersolve.bits import lowest_bit, popcount
 from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER, TierType
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    Game, GameFunctions, GameSpec, Option, code_masks, fill_cells, square_name,
+    Game, GameFunctions, GameSpec, Option, fill_cells, mover_masks, square_name,
 )
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.hashers.combinations import rank_subset, subset_count
@@ -94,10 +94,8 @@ def decode(data, tier, local, state):
 
 @jit
 def encode(data, state):
-    black, white = code_masks(state, data.board[0], BLACK, WHITE)
-    if state[0] == 0:
-        return encode_position(data.board, black, white)
-    return encode_position(data.board, white, black)
+    mover, other = mover_masks(state, data.board[0])
+    return encode_position(data.board, mover, other)
 
 
 @jit(inline="always")
@@ -170,16 +168,9 @@ def parents(data, tier, local, out, state, other_scratch):
     return count
 
 
-@jit(inline="always")
-def _masks(data, state):
-    """(mover, other) cells of a state."""
-    black, white = code_masks(state, data.board[0], BLACK, WHITE)
-    return (black, white) if state[0] == 0 else (white, black)
-
-
 @jit
 def generate_moves(data, state, moves):
-    mover, other = _masks(data, state)
+    mover, other = mover_masks(state, data.board[0])
     cells = data.board[0]
     empty = ((np.int64(1) << cells) - 1) & ~(mover | other)
     count = 0
@@ -211,7 +202,7 @@ def do_move(data, state, move, child):
 
 @jit
 def primitive(data, state, move_count):
-    mover, other = _masks(data, state)
+    mover, other = mover_masks(state, data.board[0])
     value = outcome(data.pattern, mover, other)
     if value == UNDECIDED and move_count == 0:
         return LOSE

@@ -4,12 +4,13 @@ run the installed package.
 
 The layers, bottom first (docs/ARCHITECTURE.md): the package's own modules
 (``tiersolve.jit``, ``values``, ``contract``, ``bits``, ``errors``), then
-``hashers``, ``games``, ``solver``, ``databases`` and ``cli``. Every import counts:
-at the top of a module, inside a function, under ``TYPE_CHECKING``."""
+``hashers``, ``games``, ``solver``, ``databases``, ``openspiel`` and ``cli``. Every
+import counts: at the top of a module, inside a function, under ``TYPE_CHECKING``."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "tiersolve"
 
 #: The layers, bottom first: a module may import its own layer and those below.
-LAYERS = ("", "hashers", "games", "solver", "databases", "cli")
+LAYERS = ("", "hashers", "games", "solver", "databases", "openspiel", "cli")
+#: The layers whose folders are links to the repository's top-level folders; the
+#: others (openspiel, cli) are real folders of src/tiersolve.
+LINKED = ("hashers", "games", "solver", "databases")
 
 
 def module_files(package: Path, name: str = "tiersolve") -> dict[str, Path]:
@@ -176,10 +180,11 @@ def test_the_check_catches_an_import_up_a_layer_inside_a_function(tmp_path):
 def test_the_package_is_a_plain_src_layout():
     """Editors and type checkers find every module where its dotted name says: under
     src/, through the layer folders' links to the repository's folders."""
-    for layer in LAYERS[1:-1]:
+    for layer in LINKED:
         link = PACKAGE / layer
         assert link.is_symlink() and link.resolve() == ROOT / layer, link
-    assert (PACKAGE / "cli").is_dir() and not (PACKAGE / "cli").is_symlink()
+    for folder in set(LAYERS[1:]) - set(LINKED):
+        assert (PACKAGE / folder).is_dir() and not (PACKAGE / folder).is_symlink(), folder
     import tiersolve.jit
     import tiersolve.solver.loopy
 
@@ -237,9 +242,12 @@ def test_importing_a_layer_loads_no_layer_above_it():
         import tiersolve.{layer}
         print(sorted(name for name in sys.modules if name.startswith(({above}))))
     """
-    cases = {"databases.reader": '"tiersolve.cli",', "databases.build": '"tiersolve.cli",',
+    cases = {"databases.reader": '"tiersolve.cli", "tiersolve.openspiel"',
+             "databases.build": '"tiersolve.cli", "tiersolve.openspiel"',
              "games.ttt": '"tiersolve.databases", "tiersolve.cli", "tiersolve.solver"',
              "hashers.boards": '"tiersolve.games", "tiersolve.solver"'}
+    if importlib.util.find_spec("pyspiel") is not None:  # the extra openspiel
+        cases["openspiel.evaluate"] = '"tiersolve.cli",'
     for layer, above in cases.items():
         done = python(code.format(layer=layer, above=above), ROOT)
         assert done.returncode == 0, done.stderr

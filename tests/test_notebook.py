@@ -1,5 +1,6 @@
 """The notebook tour (notebooks/tour.ipynb) runs from top to bottom without an error,
-in a fresh folder, and shows what it says it shows: boards, tables and three plots."""
+in a fresh folder, and shows what it says it shows: boards, tables, three plots, and
+a game and an evaluation in OpenSpiel."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ if os.environ.get("CI"):  # CI installs the [notebook] extra: there the tour mus
 else:
     pytest.importorskip("nbclient")
     pytest.importorskip("matplotlib")
+    pytest.importorskip("pyspiel")  # the extra openspiel, which CI installs
 
 
 def outputs(cell) -> list[dict]:
@@ -37,5 +39,7 @@ def test_the_tour_runs_and_shows_boards_tables_and_plots(tmp_path):
     text = "".join(output.get("text", "") for output in shown)
     assert "5x5: lose in 12" in text  # Domineering 5x5 is a second-player win (published)
     assert "2x2: win in 1" in text
+    assert "returns (MCTS, tablebase):" in text  # a game against OpenSpiel's MCTS
+    assert "agent mcts:30 on mnk(k=3,m=3,n=3)" in text and "blunders" in text
     assert sorted(p.name for p in (tmp_path / "db").glob("*.h5"))[:2] == [
         "domineering_2x2.h5", "domineering_2x3.h5"]

@@ -12,7 +12,9 @@ The package reads as layers, each importing only those below it
 4. ``tiersolve.solver``: the numba kernels and the tier driver;
 5. ``tiersolve.databases``: the HDF5 format, the builders, the lookup library and
    the Dask driver;
-6. ``tiersolve.cli``: the ``tiersolve`` command and its subcommands.
+6. ``tiersolve.openspiel``: OpenSpiel's games as positions, a tablebase bot and
+   agents judged (the extra ``openspiel``; nothing below imports it);
+7. ``tiersolve.cli``: the ``tiersolve`` command and its subcommands.
 
 >>> from tiersolve.databases import open_database
 >>> from tiersolve.games import make_game

@@ -1,5 +1,5 @@
 """The ``tiersolve`` command: one subcommand a module (``build``, ``query`` with
-``info``, ``play``, ``bench``, ``serve``), the helpers they share in ``common``.
+``info``, ``play``, ``bench``, ``serve``, ``evaluate``), the helpers they share in ``common``.
 
 Each subcommand is also a script (``scripts/build_db.py`` is ``tiersolve build``);
 ``tiersolve COMMAND --help`` tells its options, with examples that run as printed.
@@ -63,6 +63,12 @@ def _serve(argv: Sequence[str], prog: str) -> int:
     return serve_main(argv, prog=prog)
 
 
+def _evaluate(argv: Sequence[str], prog: str) -> int:
+    from tiersolve.cli.evaluate import evaluate_main
+
+    return evaluate_main(argv, prog=prog)
+
+
 #: Subcommand -> (entry point, one-line help).
 COMMANDS: dict[str, tuple[Callable[[Sequence[str], str], int], str]] = {
     "build": (_build, "solve a game and write its database"),
@@ -71,6 +77,8 @@ COMMANDS: dict[str, tuple[Callable[[Sequence[str], str], int], str]] = {
     "info": (_info, "what a database file holds: game, options, counts, how it was built"),
     "bench": (_bench, "time database builds"),
     "serve": (_serve, "serve databases over HTTP: a JSON API and a page to explore them"),
+    "evaluate": (_evaluate, "judge an OpenSpiel agent's every move against perfect play "
+                            "(extra openspiel)"),
 }
 
 

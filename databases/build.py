@@ -25,13 +25,13 @@ from tiersolve.databases.format import (
     PARTIAL_SUFFIX, PartialBuild, crash_point, provenance_attributes, write_database,
 )
 from tiersolve.databases.lifecycle import (
-    KERNEL_BYTES, BuildRefused, BuildReport, BuildRun, legal_start, memory_available,
-    resident_bytes,
+    KERNEL_BYTES, BuildRefused, BuildReport, BuildRun, check_work_dir, legal_start,
+    memory_available, resident_bytes,
 )
 from tiersolve.databases.naming import default_path, default_reachable_path, human_bytes, plural
 from tiersolve.games.base import Game
 from tiersolve.solver import tiers
-from tiersolve.solver.common import announced, progress_bar
+from tiersolve.solver.common import announced_if_slow, progress_bar
 from tiersolve.values import VALUE_NAMES
 
 
@@ -51,34 +51,67 @@ def note_kernels_cached(game: Game) -> None:
         pass
 
 
-def compile_kernels(name: str, options: dict) -> None:
-    """Compile the solver kernels of a game into the cache (``compile_apart``'s child)."""
+def compile_kernels(name: str, options: dict, part: str | None = None) -> None:
+    """Compile the solver kernels of a game into the cache, or one group of them
+    (``tiers.warm_up_parts``): the work of one of ``KernelCompile``'s children."""
     from tiersolve.games import make_game
 
     game = make_game(name, **options)
-    tiers.warm_up(game)
-    note_kernels_cached(game)
+    tiers.warm_up(game, part)
+    if part is None:
+        note_kernels_cached(game)
 
 
-def compile_apart(game: Game, progress: bool) -> float:
-    """Compile ``game``'s solver kernels in a child process, unless this kernel cache
-    already holds them; returns the seconds it took. numba's compiler takes hundreds
-    of MB for some games (Breakthrough 4x4: 720 MB for a build that needs 198 MB
-    once compiled), and that memory, freed or not, would be part of the build's peak
-    and break its plan; the build itself then only loads the kernels. If the child
-    cannot run, the build compiles them itself, as before."""
-    if _kernels_marker(game).exists():
-        return 0.0
-    began = time.perf_counter()
-    code = ("import json, sys; from tiersolve.databases.build import compile_kernels; "
-            "compile_kernels(sys.argv[1], json.loads(sys.argv[2]))")
-    with announced(f"{game.name}: compiling the numba kernels, once for this version", progress):
+class KernelCompile:
+    """Compiles ``game``'s solver kernels into the cache in child processes, one for
+    each group of ``tiers.warm_up_parts`` (the kernels that inline ``expand`` and
+    those that inline ``parents``), while this process goes on; nothing to do if the
+    cache already holds them.
+
+    Apart, because numba's compiler takes hundreds of MB for some games (Breakthrough
+    4x4: 720 MB for a build that needs 198 MB once compiled), and that memory, freed
+    or not, would be part of the build's peak and break its plan; the build then only
+    loads the kernels. In two processes, because compiling is single-threaded and
+    the groups share little. If a child fails, the build compiles the kernels itself.
+    The wait is announced on stderr once, in one line, if it lasts over a second."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.children: list[subprocess.Popen] = []
+        self.began = time.perf_counter()
+        self.seconds = 0.0
+        if _kernels_marker(game).exists():
+            return
+        code = ("import json, sys; from tiersolve.databases.build import compile_kernels; "
+                "compile_kernels(sys.argv[1], json.loads(sys.argv[2]), sys.argv[3])")
         try:
-            subprocess.run([sys.executable, "-c", code, game.name, json.dumps(game.options)],
-                           check=True, capture_output=True, timeout=24 * 3600)
-        except (OSError, subprocess.SubprocessError):
-            return 0.0
-    return time.perf_counter() - began
+            for part in tiers.warm_up_parts(game):
+                self.children.append(subprocess.Popen(
+                    [sys.executable, "-c", code, game.name, json.dumps(game.options), part],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        except OSError:  # cannot start a process: the build compiles in-process
+            self.cancel()
+
+    def wait(self) -> float:
+        """Wait for the children; returns the seconds since they started (0 if there
+        was nothing to compile)."""
+        if not self.children:
+            return self.seconds
+        with announced_if_slow(f"{self.game.describe()}: compiling its kernels, once for "
+                               "this version of tiersolve", began=self.began):
+            codes = [child.wait() for child in self.children]
+        self.children = []
+        self.seconds = time.perf_counter() - self.began
+        if not any(codes):
+            note_kernels_cached(self.game)
+        return self.seconds
+
+    def cancel(self) -> None:
+        """Stop the children (the build ended before it needed the kernels)."""
+        for child in self.children:
+            child.kill()
+            child.wait()
+        self.children = []
 
 
 def solver_name(game: Game) -> str:
@@ -165,13 +198,36 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     Solved tiers are kept in ``<path>.partial/`` as they are solved: a build that is
     interrupted resumes from them when called again with the same game and options
     (``restart`` discards them). Raises BuildRefused if the solve needs more memory
-    than is available (unless ``force``) or the output cannot be written,
-    PartialBuildMismatch for a partial build of something else, ValueError for a bad
-    start position, and KeyboardInterrupt (the tiers solved so far are kept)."""
+    than is available (unless ``force``) or the output or ``work_dir`` cannot be
+    written, PartialBuildMismatch for a partial build of something else, ValueError
+    for a bad start position, and KeyboardInterrupt (the tiers solved so far are
+    kept)."""
+    path = Path(path) if path is not None else default_path(game)
+    on_cluster = workers is not None or scheduler is not None
+    # The kernels compile while the start position, the file and the memory are
+    # checked; a check that fails stops the compile (cluster workers compile their own,
+    # and a file that may already hold the database is checked first).
+    compiling = KernelCompile(game) if not on_cluster and (overwrite or not path.exists()) \
+        else None
+    try:
+        return _build(game, path, start=start, threads=threads, progress=progress, force=force,
+                      restart=restart, overwrite=overwrite, workers=workers,
+                      scheduler=scheduler, work_dir=work_dir, compiling=compiling)
+    finally:
+        if compiling is not None:
+            compiling.cancel()
+
+
+def _build(game: Game, path: Path, *, start: str | None, threads: int | None, progress: bool,
+           force: bool, restart: bool, overwrite: bool, workers: int | None,
+           scheduler: str | None, work_dir: str | os.PathLike | None,
+           compiling: KernelCompile | None) -> BuildReport:
+    """``build_database``'s work, with the kernels perhaps compiling already."""
     threads_given = threads is not None
     threads = threads or os.cpu_count() or 1
-    path = Path(path) if path is not None else default_path(game)
     run = BuildRun(game, path, partial_directory(path, work_dir), work_dir_hint=True)
+    if work_dir is not None:
+        check_work_dir(Path(work_dir))
     start_state = legal_start(game, start if start is not None else game.default_start())
     skipped = run.existing(overwrite, start=game.format(start_state))
     if skipped is not None:
@@ -205,11 +261,20 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
                                          threads=threads if threads_given else None,
                                          progress=progress, force=force)
             else:
-                compiling = compile_apart(game, progress) if len(done) < game.tiers.count else 0.0
+                waiting = time.perf_counter()
+                if len(done) < game.tiers.count:
+                    compiling = compiling or KernelCompile(game)
+                    compile_seconds = compiling.wait()
+                else:  # resumed with every tier solved: only the file is left to write
+                    compile_seconds = 0.0
+                waited = time.perf_counter() - waiting
                 stats = tiers.solve(game, threads=threads, progress=progress, sink=keep,
                                     done=done, load=partial.load,
                                     budget=None if force else available)
-                stats.compile_seconds += compiling
+                # The compile began before this build's checks: the report counts all
+                # of it, and the solve none of it.
+                called += waited - compile_seconds
+                stats.compile_seconds += compile_seconds
                 note_kernels_cached(game)
         solving = time.perf_counter() - called - stats.compile_seconds - writing[0]
         counts = {VALUE_NAMES[code]: int(stats.counts[code]) for code in VALUE_NAMES}

@@ -15,6 +15,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import resource
 import shutil
 import tempfile
@@ -165,13 +166,64 @@ def check_output(path: Path) -> None:
                            f"create it first (mkdir -p {parent}), or choose another --out")
     if not existing.is_dir():
         raise BuildRefused(f"cannot create {parent}: {existing} is not a directory")
-    try:  # os.access is not enough: root passes it, and /sys or /proc still refuse
-        with tempfile.NamedTemporaryFile(dir=existing, prefix=".tiersolve-probe-"):
-            pass
-    except OSError as error:
-        raise BuildRefused(f"cannot write to {existing}: {_reason(error)}") from None
+    refusal = _write_refusal(existing)
+    if refusal is not None:
+        raise BuildRefused(refusal)
     if path.exists() and not os.access(path, os.W_OK):
         raise BuildRefused(f"cannot overwrite {path}: permission denied")
+
+
+def check_work_dir(folder: Path) -> None:
+    """Refuse, before any solving, a ``--work-dir`` that cannot hold the solved tiers:
+    a file, a place below a file, or a folder (or, if it is missing, the nearest one
+    that exists, where it would be made) in which no file can be created."""
+    if folder.is_file():
+        raise BuildRefused(f"--work-dir {folder} is a file, not a folder")
+    existing = next((place for place in (folder, *folder.parents) if place.exists()), Path("."))
+    if not existing.is_dir():
+        raise BuildRefused(f"--work-dir {folder} cannot be made: {existing} is a file, not a "
+                           "folder")
+    refusal = _write_refusal(existing)
+    if refusal is not None:
+        raise BuildRefused(f"--work-dir {folder}: {refusal}")
+
+
+def _write_refusal(folder: Path) -> str | None:
+    """Why no file can be created in the existing ``folder`` (``cannot write to
+    FOLDER: reason``), or None if one can."""
+    try:  # os.access is not enough: root passes it, and /sys or /proc still refuse
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tiersolve-probe-"):
+            pass
+    except OSError as error:
+        if error.errno == errno.ENOENT and folder.is_dir():
+            # the folder is there: its file system takes no new files (/proc), and
+            # "no such file or directory" would send the user looking for it
+            kind = _file_system(folder)
+            return (f"cannot write to {folder}: files cannot be created there"
+                    + (f" (a {kind} file system)" if kind else ""))
+        return f"cannot write to {folder}: {_reason(error)}"
+    return None
+
+
+def _file_system(folder: Path) -> str | None:
+    """The type of the file system ``folder`` is on (``proc``), where the system
+    says (Linux's ``/proc/self/mounts``), else None."""
+    try:
+        with open("/proc/self/mounts") as mounts:
+            table = [line.split() for line in mounts]
+    except OSError:
+        return None
+    place = os.path.realpath(folder)
+    best = None
+    for fields in table:
+        if len(fields) < 3:
+            continue
+        # spaces and the like are written as octal escapes (\040)
+        point = re.sub(r"\\([0-7]{3})", lambda code: chr(int(code[1], 8)), fields[1])
+        inside = place == point or place.startswith(point.rstrip("/") + "/")
+        if inside and (best is None or len(point) >= len(best[0])):
+            best = (point, fields[2])
+    return best[1] if best else None
 
 
 def _reason(error: OSError) -> str:

@@ -33,8 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tiersolve.bits import (
-    as_mask, extract_bits, lowest_bit, permutation_tables, permute, popcount, shift_down,
-)
+    as_mask, copy_into, extract_bits, lowest_bit, permutation_tables, permute, popcount, shift_down)
 from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
@@ -72,13 +71,13 @@ class BreakthroughData(NamedTuple):
     step_kind: np.ndarray     # [side, step] -> QUIET | CAPTURE
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _rank(data, black, white, turn):
     """Index within the tier: twice the (canonical) board rank, plus the turn."""
     return _rank_as(data, black, white, turn, data.params[SYMMETRY])
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _rank_as(data, black, white, turn, symmetry):
     """``_rank`` with ``symmetry`` given (a constant where ``expand`` inlines it)."""
     region, backwards, mirror = data.region, data.backwards, data.mirror
@@ -89,18 +88,18 @@ def _rank_as(data, black, white, turn, symmetry):
     return 2 * rank + turn
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _tier(data, black, white):
     return data.tier_of[popcount(black), popcount(white), popcount(black & data.region[F])]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _arrivals(data, white, black):
     """(White stands on the top row, Black stands on the bottom row)."""
     return white & data.region[F] != 0, black & data.region[G] != 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _outcome(data, white, black, turn, move_count):
     """The value of a finished game, ILLEGAL, or UNDECIDED."""
     white_arrived, black_arrived = _arrivals(data, white, black)
@@ -111,7 +110,7 @@ def _outcome(data, white, black, turn, move_count):
     return UNDECIDED
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _target(steps, kinds, side, cell, k, mine, theirs):
     """The cell reached by step k of the piece on ``cell``, or -1 if it is not legal."""
     target = steps[side, cell, k]
@@ -122,7 +121,7 @@ def _target(steps, kinds, side, cell, k, mine, theirs):
     return target if kinds[side, cell, k] & QUIET else -1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _legal_moves(steps, kinds, side, mine, theirs, moves):
     """Writes the move codes (bit of the moving piece * STEPS + step); returns how many."""
     count = 0
@@ -137,7 +136,7 @@ def _legal_moves(steps, kinds, side, mine, theirs, moves):
     return count
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _moves_by_step(data, side, mine, theirs, moves):
     """The move codes of ``_legal_moves`` (in another order), each step's moves for
     every piece at once: the pieces shifted by the step, onto the cells it may enter."""
@@ -168,7 +167,7 @@ def expand(data, tier, local, out, state, child, moves):
     return _expand_as(data, tier, local, out, moves, False)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _expand_as(data, tier, local, out, moves, symmetry):
     counts, steps = data.tier_counts, data.step_targets
     turn = local & 1
@@ -215,7 +214,7 @@ def _expand_as(data, tier, local, out, moves, symmetry):
     return count
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _masks(data, state):
     """(white, black) bit masks; bits count from the bottom-left cell upwards."""
     params, bit_of = data.params, data.bit_of
@@ -259,7 +258,7 @@ def do_move(data, state, move, child):
     params, steps, bit_of = data.params, data.step_targets, data.bit_of
     cell, k = move // STEPS, move % STEPS
     target = steps[state[0], cell, k]
-    child[:] = state
+    copy_into(child, state)
     for c in range(params[CELLS]):
         if bit_of[c] == target:
             child[1 + c] = WHITE if state[0] == 0 else BLACK

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import lowest_bit, permutation_tables, popcount, shift_down
+from tiersolve.bits import copy_into, lowest_bit, permutation_tables, popcount, shift_down
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, GameSpec, Option, board_cells, code_masks, cols_option,
@@ -54,7 +54,7 @@ class ClobberData(NamedTuple):
     step_from: np.ndarray        # [up/down/left/right] -> mask of cells with that neighbour
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _rank(params, tables, black, white):
     if params[SYMMETRIES]:
         return canonical_board_rank(black, white, params[CELLS], tables, params[SYMMETRIES])
@@ -133,7 +133,7 @@ def generate_moves(data, state, moves):
 def do_move(data, state, move, child):
     neighbours = data.neighbours
     cell, direction = move // 4, move % 4
-    child[:] = state
+    copy_into(child, state)
     child[1 + neighbours[cell, direction]] = state[1 + cell]
     child[1 + cell] = EMPTY
     child[0] = 1 - state[0]

@@ -30,6 +30,7 @@ from tiersolve.games.base import (
 )
 from tiersolve.hashers.mixed_radix import digits_count
 from tiersolve.hashers.tiers import TierLayout
+from tiersolve.bits import copy_into
 from tiersolve.jit import jit
 from tiersolve.values import ILLEGAL, LOSE, UNDECIDED, WIN
 
@@ -64,7 +65,7 @@ def encode(data, state):
     return 0, 2 * index + state[0]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _occupied(state, square):
     return (square == state[WK] or square == state[BK] or square == state[WN]
             or square == state[BN])
@@ -91,13 +92,13 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    child[:] = state
+    copy_into(child, state)
     child[WN if state[0] == 0 else BN] = move
     child[0] = 1 - state[0]
     return 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _outcome(params, state, move_count):
     """``primitive`` of a state whose mover has ``move_count`` moves."""
     wk, bk, wn, bn = state[WK], state[BK], state[WN], state[BN]
@@ -118,13 +119,13 @@ def primitive(data, state, move_count):
     return _outcome(data.params, state, move_count)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _knight_weight(params, piece):
     """What one square more of ``piece`` (a knight) adds to the index."""
     return 2 * params[SQUARES] if piece == WN else 2
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _expand_into(data, tier, local, out, state, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving`` (every move stays in the
     one tier, so it only counts them). A child's index is the parent's with the
@@ -193,7 +194,7 @@ def parents(data, tier, local, out, state, other):
     return count
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _occupied_by_others(state, piece, square):
     """Is ``square`` taken by one of the three pieces other than ``piece``?"""
     for other in range(WK, BN + 1):

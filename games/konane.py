@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import deposit_bits, lowest_bit, permutation_tables, permute, popcount
+from tiersolve.bits import copy_into, deposit_bits, lowest_bit, permutation_tables, permute, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
@@ -61,7 +61,7 @@ class KonaneData(NamedTuple):
     swaps_colour: np.ndarray     # [symmetry] -> 1 if it maps white cells to black ones
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _ordinary_index(data, occupied, turn):
     """Local index of a board with ``turn`` to move in its ordinary tier: under
     ``--symmetry`` the highest among its images (a colour-swapping image has the other
@@ -74,7 +74,7 @@ def _ordinary_index(data, occupied, turn):
     return best
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _goagain_index(data, occupied, landed, pieces):
     """Local index of a go-again position (board, landing cell) in its tier; under
     ``--symmetry`` the highest among its images."""
@@ -86,7 +86,7 @@ def _goagain_index(data, occupied, landed, pieces):
     return best
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _can_jump(occupied, cell, over, land):
     for direction in range(4):
         target = land[cell, direction]
@@ -95,7 +95,7 @@ def _can_jump(occupied, cell, over, land):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _has_jump(occupied, pieces, over, land):
     while pieces:
         cell = lowest_bit(pieces)
@@ -105,7 +105,7 @@ def _has_jump(occupied, pieces, over, land):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _masks(data, state):
     """(occupied cells, the mover's pieces)."""
     params, colour = data.params, data.colour
@@ -142,7 +142,7 @@ def generate_moves(data, state, moves):
 @jit
 def do_move(data, state, move, child):
     params, over, land = data.params, data.over, data.land
-    child[:] = state
+    copy_into(child, state)
     if move == PASS:
         child[0] = 1 - state[0]
         child[1] = -1

@@ -24,9 +24,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tiersolve.bits import copy_into
 from tiersolve.errors import OtherBoardError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, GameSpec, Option, cols_option, copy_into, no_move_value,
+    MISERE, Game, GameFunctions, GameSpec, Option, cols_option, no_move_value,
     rows_option,
 )
 from tiersolve.hashers.mixed_radix import digits_count
@@ -95,7 +96,7 @@ def generate_moves(data, state, moves):
 @jit
 def do_move(data, state, move, child):
     cols = data.params[COLS]
-    child[:] = state
+    copy_into(child, state)
     distance = move % cols
     backward = (move // cols) % 2
     row = move // cols // 2

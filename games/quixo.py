@@ -63,7 +63,7 @@ class QuixoData(NamedTuple):
     ring: np.ndarray
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def has_line(lines, mask):
     """Whether the cells of ``mask`` fill one of ``lines``."""
     for k in range(lines.shape[0]):
@@ -72,7 +72,7 @@ def has_line(lines, mask):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def outcome(lines, mine, theirs):
     """The value for the owner of ``mine``, to move: a line of theirs is a WIN (the
     opponent's push made it, even with their own), else a line of the other's a LOSE,
@@ -84,7 +84,7 @@ def outcome(lines, mine, theirs):
     return UNDECIDED
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def legal(ring, mover, other):
     """Whether a position where the player to move has the cubes ``mover`` and the
     other ``other`` (as ``x`` or as ``o``) may arise: the empty start, ``o`` after
@@ -95,7 +95,7 @@ def legal(ring, mover, other):
     return (mover != 0 or popcount(other) == 1) and other & ring != 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_position(board, mover, other):
     """(tier, local) of the position where the player to move has ``mover``: the
     player with fewer cubes is the block's "black" (the mover, on equal counts)."""
@@ -104,7 +104,7 @@ def encode_position(board, mover, other):
     return encode_board(board, mover, other, 0)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def decode_position(board, tier, local):
     """(mover, other, stored): the cubes of the player to move and of the other at
     (tier, local), and whether it is the stored one of its class."""
@@ -127,12 +127,12 @@ def encode(data, state):
     return encode_position(data.board, mine, theirs)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _shift(mask, shift):
     return mask << shift if shift > 0 else mask >> -shift
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def push(moves, move, mine, theirs):
     """The (mine, theirs) masks after the owner of ``mine`` makes ``move``: the cubes
     between the end and the source slide one place towards the source, and the
@@ -144,7 +144,7 @@ def push(moves, move, mine, theirs):
             (theirs & ~line) | _shift(theirs & sliding, shift))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unpush(moves, move, mine, theirs):
     """The inverse of ``push`` for a move that took one of the mover's own cubes (the
     only moves that stay in a tier): the cubes slide back towards the end, and the

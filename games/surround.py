@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import deposit_bits, lowest_bit, popcount
+from tiersolve.bits import copy_into, deposit_bits, lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
@@ -51,7 +51,7 @@ class SurroundData(NamedTuple):
     through: np.ndarray     # [cell, direction] -> 1 if that step goes through a wormhole
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _heads_rank(free, white_head, black_head):
     """Rank of the (white head, black head) pair among the free cells."""
     free_cells = popcount(free)
@@ -61,14 +61,14 @@ def _heads_rank(free, white_head, black_head):
     return white_index * (free_cells - 1) + black_index
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _local(body, white_head, black_head, cells):
     free = ((np.int64(1) << cells) - 1) & ~body
     free_cells = popcount(free)
     return rank_subset(body) * free_cells * (free_cells - 1) + _heads_rank(free, white_head, black_head)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _unrank(tier, local, cells):
     free_cells = cells - tier
     pairs = free_cells * (free_cells - 1)
@@ -196,7 +196,7 @@ def generate_moves(data, state, moves):
 def do_move(data, state, move, child):
     neighbours = data.neighbours
     head_code = WHITE_HEAD if state[0] == 0 else BLACK_HEAD
-    child[:] = state
+    copy_into(child, state)
     for c in range(state.shape[0] - 1):
         if state[1 + c] == head_code:
             child[1 + c] = WHITE_BODY if state[0] == 0 else BLACK_BODY

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import lowest_bit, popcount
+from tiersolve.bits import copy_into, lowest_bit, popcount
 from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER, TierType
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
@@ -57,13 +57,13 @@ class TeekoData(NamedTuple):
     pattern: np.ndarray
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def has_pattern(pattern, cells):
     """Whether a player's markers ``cells`` form a winning pattern (all four of them)."""
     return popcount(cells) == MARKERS and pattern[rank_subset(cells)] != 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def outcome(pattern, mover, other):
     """ILLEGAL if the player to move has a pattern (the game ended a move earlier), a
     LOSE in 0 if the other has one, else UNDECIDED."""
@@ -74,7 +74,7 @@ def outcome(pattern, mover, other):
     return UNDECIDED
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_position(board, mover, other):
     """(tier, local) of the position where the player to move has the cells
     ``mover``: the block's "black" cells are the mover's, turn bit 0."""
@@ -98,7 +98,7 @@ def encode(data, state):
     return encode_position(data.board, mover, other)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _add(out, count, tier, local, code):
     out[count, CHILD_TIER] = tier
     out[count, CHILD_INDEX] = local
@@ -191,7 +191,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    child[:] = state
+    copy_into(child, state)
     child[0] = 1 - state[0]
     colour = BLACK if state[0] == 0 else WHITE
     if move >= STEP:

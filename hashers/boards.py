@@ -65,7 +65,7 @@ DIRECT_UNRANK = 1 << 21
 BLOCK_BLACK, BLOCK_WHITE, BLOCK_TIER, BLOCK_OFFSET, BLOCK_WHITE_BOARDS, BLOCK_WIDTH = range(6)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _permute(table, mask, which):
     """The image of ``mask`` under group element ``which`` (tiersolve.bits.permute on the
     flat table)."""
@@ -274,14 +274,14 @@ class BoardSpace:
         return int(self.blocks[block, BLOCK_TIER]) if block >= 0 else -1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _has_direct_orbits(table, black_count):
     """Whether black sets of ``black_count`` cells have a direct orbit table (every
     rank to its orbit and the symmetries that take it there)."""
     return table[table[ORBIT_LOOKUP] + black_count] >= 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _orbit_number(table, black_count, canonical_rank):
     """The orbit of a canonical black rank: a direct table, or a binary search."""
     direct = table[table[ORBIT_LOOKUP] + black_count]
@@ -300,7 +300,7 @@ def _orbit_number(table, black_count, canonical_rank):
     return lo - begin
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _canonical_by_rank(table, black, black_count):
     """(canonical black mask, the symmetries that take ``black`` to it, its orbit) by
     one lookup in the direct table of ``black_count`` black cells (which must exist)."""
@@ -310,7 +310,7 @@ def _canonical_by_rank(table, black, black_count):
     return canonical, entry & 0xFFFFFFFF, black_set
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _block_row(table, black_count, white_count):
     """Where the table's row of the block of boards with these counts starts (-1 if
     they have none)."""
@@ -322,7 +322,7 @@ def _block_row(table, black_count, white_count):
     return table[BLOCKS] + block * BLOCK_WIDTH
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def block_of_counts(table, black_count, white_count, turn):
     """(tier, the local index of the block's first board with ``turn`` to move, its
     white boards) of the boards with these counts, or (-1, -1, 0) if they have no
@@ -339,7 +339,7 @@ def block_of_counts(table, black_count, white_count, turn):
     return table[row + BLOCK_TIER], table[row + BLOCK_OFFSET] + turn, table[row + BLOCK_WHITE_BOARDS]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_in_block(table, first, white_boards, black, white):
     """The local index of a board whose counts gave ``block_of_counts``' ``first`` and
     ``white_boards``, in an index without symmetries (``group_size`` 1).
@@ -354,7 +354,7 @@ def encode_in_block(table, first, white_boards, black, white):
     return first + ((rank_subset(black) * white_boards + rank_subset(extract_bits(white, free))) << 1)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_board(table, black, white, turn):
     """(tier, local) of a position: black and white masks, turn 0 or 1. Under symmetry
     the index of the class's representative. (-1, -1) if its counts have no block."""
@@ -395,13 +395,13 @@ def encode_board(table, black, white, turn):
     return table[row + BLOCK_TIER], local
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def group_size(table):
     """How many symmetries the index applies (1: none), identity included."""
     return table[GROUP]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def board_images(table, mask, images):
     """images[g] = the image of ``mask`` under every symmetry g of the index
     (images[0] = mask); ``images`` holds at least ``group_size(table)`` entries."""
@@ -410,7 +410,7 @@ def board_images(table, mask, images):
         images[g] = _permute(table, mask, g)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def nearly_symmetric(table, mover_images, other_images, limit):
     """Whether a symmetry other than the identity keeps one colour's set (images in
     ``other_images``) and moves at most ``limit`` cells of the other's
@@ -424,7 +424,7 @@ def nearly_symmetric(table, mover_images, other_images, limit):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _change_rows(table, change):
     """Where the rows of ``cell_images`` of a change of at most two cells start (an
     empty row for a missing cell)."""
@@ -434,7 +434,7 @@ def _change_rows(table, change):
     return table[CELL_IMAGES] + first * group, table[CELL_IMAGES] + second * group
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def canonical_black(table, black_images):
     """(canonical black mask, the symmetries that give it, its orbit number) of the
     black set whose images ``board_images`` gave: what ``encode_changed`` needs of a
@@ -458,7 +458,7 @@ def canonical_black(table, black_images):
     return canonical, fixers, _orbit_number(table, black_count, rank_subset(canonical))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def colour_changes(turn, mover_change, other_change):
     """(black change, white change) for ``encode_changed`` of a move or un-move by the
     player ``turn`` (0 black) that flips ``mover_change`` of its own cells and
@@ -472,7 +472,7 @@ def colour_changes(turn, mover_change, other_change):
     return other_change, mover_change
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_changed(table, black_images, white_images, black_change, white_change, turn, known):
     """``encode_board`` of the board whose black and white masks are those of
     ``black_images[0]`` and ``white_images[0]`` with the cells of ``black_change`` and
@@ -536,7 +536,7 @@ def encode_changed(table, black_images, white_images, black_change, white_change
     return table[row + BLOCK_TIER], local
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _unrank(table, rank, count, cells):
     """The subset of ``count`` of ``cells`` cells with colex rank ``rank``: from the
     table's direct unrank table if it has one, else by ``unrank_subset``."""
@@ -546,7 +546,7 @@ def _unrank(table, rank, count, cells):
     return unrank_subset(rank, count, cells)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def decode_board(table, tier, local):
     """(black, white, turn, canonical) of (tier, local); ``canonical`` is False for an
     index that is not its class's representative."""
@@ -582,7 +582,7 @@ def decode_board(table, tier, local):
     return black, white, turn, canonical
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def encode_quiet_moves(table, black_images, white_images, known, mover, changes, count, out):
     """``out[k] = local << 1`` of the board whose ``mover`` colour (0 black, 1 white)
     has the two cells of ``changes[k]`` flipped (a piece moved, nothing captured), with

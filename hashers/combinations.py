@@ -81,7 +81,7 @@ def _small_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 SMALL_SUBSETS, SMALL_START, SMALL_RANK = _small_tables()
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def subset_count(n: int, k: int) -> int:
     """C(n, k): how many k-subsets of n cells there are."""
     if k < 0 or k > n:
@@ -127,7 +127,7 @@ def unrank_subset(rank: int, k: int, n: int) -> int:
     return mask
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def next_subset(mask: int) -> int:
     """The subset of the same size with the next colex rank (Gosper's hack; for
     subsets below cell 62, so that the next one still fits)."""

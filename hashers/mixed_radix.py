@@ -27,7 +27,7 @@ def digits_count(radices) -> int:
     return total
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def rank_digits(digits: np.ndarray, radices: np.ndarray) -> int:
     """The index of a digit vector."""
     index = 0
@@ -36,7 +36,7 @@ def rank_digits(digits: np.ndarray, radices: np.ndarray) -> int:
     return index
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unrank_digits(index: int, radices: np.ndarray, out: np.ndarray) -> None:
     """Write the digit vector of ``index`` into ``out``."""
     for i in range(radices.shape[0] - 1, -1, -1):

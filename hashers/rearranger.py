@@ -25,13 +25,13 @@ from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_sub
 from tiersolve.jit import jit
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def board_count(cells: int, first: int, second: int) -> int:
     """How many boards of ``cells`` cells hold ``first`` and ``second`` pieces."""
     return subset_count(cells, first) * subset_count(cells - first, second)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def rank_board(first_mask: int, second_mask: int, cells: int) -> int:
     """Rank of a board among the boards with the same piece counts."""
     free = full_mask(cells) & ~first_mask
@@ -39,7 +39,7 @@ def rank_board(first_mask: int, second_mask: int, cells: int) -> int:
     return rank_subset(first_mask) * subset_count(cells - popcount(first_mask), popcount(second_mask)) + second_rank
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unrank_board(rank: int, cells: int, first: int, second: int) -> tuple[int, int]:
     """The (first_mask, second_mask) board of a given rank; inverse of ``rank_board``."""
     second_boards = subset_count(cells - first, second)

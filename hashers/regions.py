@@ -40,7 +40,7 @@ from tiersolve.jit import jit
 F, S, G = 0, 1, 2
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def region_board_count(region: np.ndarray, first: int, second: int, first_in_f: int) -> int:
     """Boards of a tier (0 if the counts cannot fit)."""
     f_cells, s_cells, g_cells = popcount(region[F]), popcount(region[S]), popcount(region[G])
@@ -49,7 +49,7 @@ def region_board_count(region: np.ndarray, first: int, second: int, first_in_f: 
             * subset_count(g_cells + s_cells - in_s, second)) if in_s >= 0 else 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def rank_region_first(first_mask: int, second_count: int, region: np.ndarray,
                       backwards: np.ndarray) -> tuple[int, int]:
     """(the first kind's part of the rank, the cells left free for the second kind):
@@ -64,14 +64,14 @@ def rank_region_first(first_mask: int, second_count: int, region: np.ndarray,
     return first_rank * subset_count(popcount(free), second_count), free
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def rank_region_board(first_mask: int, second_mask: int, region: np.ndarray, backwards: np.ndarray) -> int:
     """Rank of a board within its tier."""
     part, free = rank_region_first(first_mask, popcount(second_mask), region, backwards)
     return part + rank_subset(extract_bits(second_mask, free))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unrank_region_board(rank: int, region: np.ndarray, first: int, second: int, first_in_f: int,
                         backwards: np.ndarray):
     """The (first_mask, second_mask) board of a rank in tier (first, second, first_in_f)."""

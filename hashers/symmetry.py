@@ -48,7 +48,7 @@ def grid_symmetries(rows: int, cols: int, *, mirror_left_right: bool = True,
     return [list(p) for p in sorted(group)]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def canonical_subset_rank(mask: int, tables: np.ndarray, symmetries: int) -> int:
     """The highest colex rank among ``mask`` and its images (``symmetries`` tables)."""
     best = rank_subset(mask)
@@ -57,7 +57,7 @@ def canonical_subset_rank(mask: int, tables: np.ndarray, symmetries: int) -> int
     return best
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def canonical_board_rank(first: int, second: int, cells: int, tables: np.ndarray,
                          symmetries: int) -> int:
     """The highest rearranger rank among a two-kind board and its images."""

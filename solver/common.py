@@ -10,6 +10,7 @@ This module states what the solvers themselves rely on.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -75,7 +76,7 @@ def no_failure() -> np.ndarray:
     return np.zeros(4, dtype=np.int64)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def report_failure(failure, kind, local, child_tier, child_local):
     """Remember a contract failure; the lowest local index wins, so the report does
     not depend on how a tier was split between threads."""
@@ -179,6 +180,35 @@ def announced(message: str, enabled: bool):
         print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
 
+@contextmanager
+def announced_if_slow(message: str, after: float = 1.0, began: float | None = None):
+    """Print ``message...`` on stderr if the block still runs ``after`` seconds from
+    ``began`` (default: now), then its duration on the same line; a quick block
+    prints nothing. For waits a user would not understand otherwise (compiling),
+    whether or not progress is shown."""
+    began = time.perf_counter() if began is None else began
+    lock = threading.Lock()
+    state = {"done": False, "shown": False}
+
+    def show() -> None:
+        with lock:
+            if not state["done"]:
+                print(f"{message}...", end="", file=sys.stderr, flush=True)
+                state["shown"] = True
+
+    timer = threading.Timer(max(0.0, began + after - time.perf_counter()), show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+            timer.cancel()
+        if state["shown"]:
+            print(f" {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
+
+
 def expanding(template: Callable, game: SolvableGame) -> Callable:
     """``template`` compiled with the game's ``expand`` inlined as ``expand``, and
     without reference counting unless that ``expand`` needs it: inlined into a loop,
@@ -189,7 +219,7 @@ def expanding(template: Callable, game: SolvableGame) -> Callable:
                       expand=inlined(game.expand))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def scratch(state_size, max_moves):
     """Buffers for ``expand``: (out rows, state, child, moves)."""
     width = max(max_moves, 1)
@@ -216,7 +246,7 @@ def expanding_kernel(template: Callable, game: SolvableGame) -> Callable:
     return specialise(_with_scratch, game.kernel_label, loop=expanding(template, game))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def as_seen_by_parent(value: int, same_mover: int) -> int:
     """A child's value for the parent's mover: flipped unless the same player moves again."""
     if same_mover != 0:
@@ -255,7 +285,7 @@ def _score_tables() -> tuple[np.ndarray, np.ndarray]:
 _SCORE_BASE, _SCORE_SLOPE = _score_tables()
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def child_score(value, distance, same_mover):
     """One number for a child (its value code, remoteness and whether the same player
     moves again), larger the better for the parent's mover in RULES.md's order, so
@@ -274,7 +304,7 @@ def child_score(value, distance, same_mover):
     return _SCORE_BASE[row] + _SCORE_SLOPE[row] * distance
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def score_remoteness(score):
     """The remoteness of the child that gave ``score`` (-1 for ``NO_CHILD``). Not for
     a draw's score: a draw has no remoteness, and callers give it their ``none``."""
@@ -283,7 +313,7 @@ def score_remoteness(score):
     return score
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def score_outcome(score, none):
     """(value, remoteness) of a position whose best child scored ``score``, by RULES.md's
     order (``none``: a DRAW's remoteness)."""
@@ -296,7 +326,7 @@ def score_outcome(score, none):
     return LOSE, score + 1
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def child_problem(value: int) -> int:
     """The contract failure of a solved child's value code, or 0 if it may be read."""
     if value == ILLEGAL:
@@ -308,7 +338,7 @@ def child_problem(value: int) -> int:
     return CHILD_NOT_YET_SOLVED
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def read_child(out, k, addresses, sizes, like):
     """(failure code or 0, score) of move ``k`` of an expanded position: every solver's
     reader of a child. A move to a finished game outside the index (``TERMINAL``)

@@ -112,12 +112,12 @@ MIN_BUCKET_BITS = 12
 APPLY_CALLS = 32
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _is_open(value):
     return value >= WIN_PENDING
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _inside_moves(out, count, tier, size, inside, failure, local):
     """Collect the in-tier children ``(child << 1) | same_mover`` of one expanded
     position into ``inside`` and return how many distinct ones (-1 after a failure)."""
@@ -134,7 +134,7 @@ def _inside_moves(out, count, tier, size, inside, failure, local):
     return sort_unique(inside, found)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _event(value, distance, tie_phase):
     """The level at which a position has work in a phase (NO_DUE if none): a decided
     WIN/LOSE (or one due to be settled) in phase 2, a TIE (or one due) in phase 3."""
@@ -149,7 +149,7 @@ def _event(value, distance, tie_phase):
     return NO_DUE
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _level_mask(values, remoteness, base, top, level, tie_phase):
     """(the positions of base..top-1 at ``level`` as bits from ``base``, the lowest
     level above ``level`` at which one of them has work: see ``_event``). Without a
@@ -170,13 +170,13 @@ def _level_mask(values, remoteness, base, top, level, tie_phase):
     return mask, later
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _block_due(values, remoteness, base, top, after, tie_phase):
     """The lowest level above ``after`` at which a position of base..top-1 has work."""
     return _level_mask(values, remoteness, base, top, after, tie_phase)[1]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _blocks_due(values, remoteness, due, lo, hi, tie_phase):
     """Set ``due`` of the blocks of lo..hi-1 (lo a block boundary; hi one, or the
     tier's end) from scratch; returns the lowest (NO_LEVEL if none)."""
@@ -349,7 +349,7 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
     resume[0], resume[1], resume[2] = block, end, next_local
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _apply_update(level, tie_phase, update, values, remoteness, counters, due):
     """One update ``(parent << 1) | good`` of ``_apply``."""
     parent = update >> 1
@@ -442,7 +442,7 @@ def _settle_pending(lo, hi, level, values, remoteness, pending, settled):
             values[local] = settled
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _due_later(value, distance, level, tie_phase):
     """Does this position give work at a level above ``level``?"""
     event = _event(value, distance, tie_phase)
@@ -669,8 +669,20 @@ def work_bytes(game, size: int, threads: int) -> int:
     return own + threads * (chunks * (CHUNK * update_type(size).itemsize + 8) + 3 * 8 * buckets)
 
 
-def warm_up(game, records_type: np.dtype) -> None:
-    """Compile (or load) the kernels for child records of ``records_type``."""
+#: The groups of kernels ``warm_up`` compiles: those that inline the game's ``expand``
+#: and, with un-moves, those that inline its ``parents`` (two processes can compile
+#: them at once; see ``databases.build.compile_apart``).
+MOVES, UNMOVES = "moves", "unmoves"
+
+
+def warm_up_parts(game) -> list[str]:
+    """The groups of ``warm_up(game, records_type, part)`` that have kernels."""
+    return [MOVES, UNMOVES] if game.parents is not None else [MOVES]
+
+
+def warm_up(game, records_type: np.dtype, part: str | None = None) -> None:
+    """Compile (or load) the kernels for child records of ``records_type``: all of
+    them, or one group of ``warm_up_parts``."""
     start, spread, check = kernels_for(game)
     count = len(game.tier_sizes)
     values = np.zeros(1, np.uint8)
@@ -679,9 +691,18 @@ def warm_up(game, records_type: np.dtype) -> None:
     due = np.zeros(1, np.uint16)
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
-    start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
-          remoteness, counters, due, 1, failure, buffers(game))
-    if game.parents is not None:  # the update types its tiers use
+    if part in (None, MOVES):
+        start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
+              remoteness, counters, due, 1, failure, buffers(game))
+        check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
+        if game.parents is None:
+            spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure,
+                   buffers(game))
+            _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
+    if part in (None, UNMOVES):
+        _open_to_ties(0, 0, values, remoteness, due)
+        _to_records(0, 0, values, remoteness, 8191, failure)
+    if part in (None, UNMOVES) and game.parents is not None:  # the update types its tiers use
         for dtype in {update_type(size) for size in game.tier_sizes}:
             updates = np.zeros((1, 8), dtype)
             chains = np.zeros((1, 3, 1), np.int64)
@@ -691,15 +712,8 @@ def warm_up(game, records_type: np.dtype) -> None:
                    buffers(game, spread=True))
             _apply(0, 0, values, remoteness, counters, due, updates, chains, links, 12, 0, 0,
                    False)
-    else:
-        spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
-        _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
-    check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
-    if game.parents is not None:
         counting_kernel_for(game)(game.data, 0, 0, 0, False, values, counters, failure,
                                   buffers(game, spread=True))
-    _open_to_ties(0, 0, values, remoteness, due)
-    _to_records(0, 0, values, remoteness, 8191, failure)
 
 
 def block_chunks(size: int, threads: int, smallest: int) -> list[tuple[int, int]]:

@@ -402,7 +402,7 @@ def search_tiers(game, starts: np.ndarray, store: TierStore, progress=None,
     return done
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _find(address, directory, shift, target):
     """The row of ``target`` in the sorted int64 array at ``address``, or -1: its
     ``directory`` (an int64 array's address) holds the first row of each bucket of

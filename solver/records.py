@@ -34,18 +34,18 @@ def record_none(dtype: np.dtype) -> int:
     return int(np.iinfo(dtype).max) >> VALUE_BITS
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def pack_record(value, remoteness):
     """One record from a value code and a remoteness (already clipped to the dtype)."""
     return (remoteness << VALUE_BITS) | value
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unpack_value(record):
     return record & VALUE_MASK
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def unpack_remoteness(record):
     return record >> VALUE_BITS
 

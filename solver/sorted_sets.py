@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tiersolve.bits import copy_into
 from tiersolve.jit import jit
 
 
@@ -67,7 +68,7 @@ def _radix_sort(values, spare, bits):
             counts[digit] += 1
         source, target = target, source
     if passes % 2:
-        values[:] = spare
+        copy_into(values, spare)
 
 
 def members(wanted: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:

@@ -44,7 +44,7 @@ from tiersolve.contract import (
 from tiersolve.solver import bottom_up, interrupts, loopy
 from tiersolve.solver.atomic import address_of
 from tiersolve.solver.common import (
-    ContractFailure, SolvableGame, SolverError, SolveStats, announced, first_failure, no_failure,
+    ContractFailure, SolvableGame, SolverError, SolveStats, announced_if_slow, first_failure, no_failure,
     progress_bar, tier_summary,
 )
 from tiersolve.solver.records import record_dtype, record_none
@@ -325,15 +325,24 @@ class _Running:
     sizes: list = field(default_factory=list)  # positions of each call of the batch out
 
 
-def warm_up(game: SolvableGame) -> float:
-    """Compile (or load) every kernel the game's tiers need; returns the seconds."""
+def warm_up_parts(game: SolvableGame) -> list[str]:
+    """The groups of kernels of ``warm_up(game, part)``, which separate processes can
+    compile at once: the kernels that inline the game's ``expand``, and those that
+    inline its un-moves (loopy tiers with ``parents``)."""
+    kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
+    return loopy.warm_up_parts(game) if TierType.LOOPY in kinds else [loopy.MOVES]
+
+
+def warm_up(game: SolvableGame, part: str | None = None) -> float:
+    """Compile (or load) every kernel the game's tiers need, or one group of
+    ``warm_up_parts``; returns the seconds."""
     began = time.perf_counter()
     kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
     dtype = records_type(game)
-    if kinds - {TierType.LOOPY}:
+    if kinds - {TierType.LOOPY} and part in (None, loopy.MOVES):
         bottom_up.warm_up(game, dtype)
     if TierType.LOOPY in kinds:
-        loopy.warm_up(game, dtype)
+        loopy.warm_up(game, dtype, part)
     return time.perf_counter() - began
 
 
@@ -354,7 +363,8 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
     skipped = set(done)
     if only is not None:
         skipped |= set(range(len(game.tier_sizes))) - set(only)
-    with announced(f"{game.name}: loading or compiling the numba kernels", progress):
+    with announced_if_slow(f"{game.name}: compiling its kernels, once for this version of "
+                           "tiersolve"):
         stats = SolveStats(compile_seconds=warm_up(game))
     for counts, longest in done.values():
         stats.add(counts, longest)

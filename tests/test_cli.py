@@ -211,6 +211,9 @@ def test_counts_and_limits_below_their_least_are_refused(argv, capsys):
     ("chess", "'chess' is not a game"),
     ("ttt --rows 0", "--rows must be at least 1, got 0"),
     ("ttt --bogus", "unrecognized arguments: --bogus"),
+    ("ttt --rows 3 --out x.h5", "bench cannot honour --out"),
+    ("ttt --rows 3 --quiet", "bench cannot honour --quiet"),
+    ("ttt --threads=1", "bench cannot honour --threads (give bench --threads)"),
 ])
 def test_a_bad_bench_case_is_a_one_line_error_before_anything_runs(case, message, capsys):
     code, out, err = command(["bench", "ttt --rows 3 --cols 3", case], capsys)

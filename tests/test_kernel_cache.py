@@ -6,6 +6,7 @@ pruned."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -23,6 +24,20 @@ def test_the_first_compile_is_announced_once(tmp_path):
     second = tiersolve("query", "t.h5", "(L 0)", cwd=tmp_path, env=env)
     assert first.returncode == second.returncode == 0 and first.stdout == second.stdout
     assert "compiling the 1210 kernels" in first.stderr
+    assert second.stderr == ""
+
+
+def test_a_build_announces_its_compile_in_one_line_even_when_quiet(tmp_path):
+    """On an empty cache the wait is explained, once, with its length; on a warm one
+    a quiet build prints nothing on stderr."""
+    env = {"TIERSOLVE_CACHE_DIR": str(tmp_path / "cache")}
+    first = tiersolve("build", "1210", "--quiet", "--out", "a.h5", cwd=tmp_path, env=env)
+    second = tiersolve("build", "1210", "--quiet", "--out", "b.h5", cwd=tmp_path, env=env)
+    assert first.returncode == second.returncode == 0
+    lines = first.stderr.splitlines()
+    assert len(lines) == 1, first.stderr
+    assert re.fullmatch(r"1210: compiling its kernels, once for this version of tiersolve"
+                        r"\.\.\. \d+\.\d s", lines[0]), lines[0]
     assert second.stderr == ""
 
 

@@ -55,7 +55,7 @@ def _ctlz(typingctx, x):
     return types.int64(types.int64), codegen
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def shift_down(mask: int, count: int) -> int:
     """``mask`` shifted down by ``count`` bits, zeros coming in at the top (also for
     masks with bit 63 set, where ``>>`` would copy the sign bit).
@@ -66,7 +66,7 @@ def shift_down(mask: int, count: int) -> int:
     return np.int64(np.uint64(mask) >> np.uint64(count))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def full_mask(cells: int) -> int:
     """The mask of cells 0..cells-1 (every bit for 64 cells)."""
     if cells >= 64:
@@ -79,19 +79,19 @@ def as_mask(value: int) -> np.int64:
     return np.uint64(value & ((1 << 64) - 1)).view(np.int64) if value >= 0 else np.int64(value)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def popcount(mask: int) -> int:
     """Number of set bits of an int64 mask."""
     return _ctpop(np.int64(mask))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def lowest_bit(mask: int) -> int:
     """Index of the lowest set bit (64 for an empty mask)."""
     return _cttz(np.int64(mask))
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def highest_bit(mask: int) -> int:
     """Index of the highest set bit of a non-zero mask (63 for bit 63).
 
@@ -186,7 +186,7 @@ def _bmi2(name: str):
 if FAST_PEXT:
     _pext, _pdep = _bmi2("pext"), _bmi2("pdep")
 
-    @jit(inline="always")
+    @jit(forceinline=True)
     def extract_bits(source: int, mask: int) -> int:
         """PEXT: the bits of ``source`` at the set positions of ``mask``, packed to the bottom.
 
@@ -195,7 +195,7 @@ if FAST_PEXT:
         """
         return _pext(np.int64(source), np.int64(mask))
 
-    @jit(inline="always")
+    @jit(forceinline=True)
     def deposit_bits(source: int, mask: int) -> int:
         """PDEP: the low bits of ``source`` spread onto the set positions of ``mask``.
 
@@ -221,7 +221,7 @@ def permutation_tables(permutations: Sequence[Sequence[int]], cells: int) -> np.
     return tables
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def permute(mask: int, tables: np.ndarray, which: int) -> int:
     """The image of ``mask`` under permutation ``which``."""
     image = 0
@@ -233,7 +233,25 @@ def permute(mask: int, tables: np.ndarray, which: int) -> int:
     return image
 
 
-@jit(inline="always")
+@jit(forceinline=True)
+def copy_into(target, source):
+    """``target[:] = source`` for 1-d arrays of one length, element by element.
+
+    A slice would take a reference to a view, which ``expand`` and ``parents`` may not
+    do (they run uncounted); and numba compiles an array's slice assignment with a
+    formatted error message for shapes that differ, which costs seconds of compiling
+    in every fresh process.
+
+    >>> target = np.zeros(3, np.int64)
+    >>> copy_into(target, np.array([4, 5, 6]))
+    >>> target
+    array([4, 5, 6])
+    """
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@jit(forceinline=True)
 def sort_unique(buffer, count):
     """Sort buffer[:count] in place (insertion sort: it is short) and drop repeats;
     returns the number of distinct entries."""

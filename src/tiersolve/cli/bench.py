@@ -27,6 +27,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -110,6 +111,25 @@ HUGE_CASES = [
     "breakthrough --rows 6 --cols 4",
     "breakthrough --rows 5 --cols 5 --symmetry",
 ]
+#: Every game at a small size, for what a first build costs (``--cold`` without cases):
+#: each is built with an empty kernel cache, so compiling is most of its time.
+COLD_CASES = [
+    "1210",
+    "breakthrough --rows 4 --cols 4",
+    "clobber --rows 4 --cols 4",
+    "domineering --rows 4 --cols 4",
+    "knightsdance --rows 4 --cols 4",
+    "knightthrough --rows 4 --cols 4",
+    "konane --rows 3 --cols 4",
+    "loa --rows 4 --cols 4",
+    "northcott --rows 3 --cols 6",
+    "pousse --size 3",
+    "quixo --size 3",
+    "surakarta --size 4 --max-pieces 2",
+    "surround --rows 3 --cols 4",
+    "teeko --size 3",
+    "ttt --rows 3 --cols 3",
+]
 #: Domineering in-process and on a local Dask cluster of 2 workers (``--cluster``).
 CLUSTER_CASES = [f"domineering --rows {rows} --cols 5{symmetry}{workers}"
                  for rows in (5, 6) for symmetry in ("", " --symmetry")
@@ -131,8 +151,23 @@ class _CaseParser(argparse.ArgumentParser):
         raise _CaseError(message)
 
 
+#: build's options that bench sets itself (it writes a scratch file and reads the JSON
+#: report) or that would make the case build nothing to time.
+_NOT_IN_A_CASE = {"--out": "bench writes each case to a scratch file and deletes it",
+                  "--json": "bench reads each build's report itself; give bench --json",
+                  "--quiet": "bench builds every case quietly",
+                  "--plan": "give bench --plan",
+                  "--overwrite": "bench builds every case from nothing",
+                  "--restart": "bench builds every case from nothing",
+                  "--threads": "give bench --threads"}
+
+
 def case_error(case: str) -> str | None:
-    """Why ``case`` is not a game and options ``build`` takes, or None."""
+    """Why ``case`` is not a game and options ``build`` takes, or None.
+
+    >>> case_error("ttt --rows 3 --out /tmp/x.h5")
+    "case 'ttt --rows 3 --out /tmp/x.h5': bench cannot honour --out (bench writes each case to a scratch file and deletes it)"
+    """
     from tiersolve.cli.build import build_parser
     from tiersolve.cli.common import game_from_args
 
@@ -140,6 +175,10 @@ def case_error(case: str) -> str | None:
     if not words or words[0] not in GAMES:
         game = repr(words[0]) if words else "nothing"
         return f"case {case!r}: {game} is not a game (games: {', '.join(GAMES)})"
+    for word in words[1:]:
+        flag = word.split("=", 1)[0]
+        if flag in _NOT_IN_A_CASE:
+            return f"case {case!r}: bench cannot honour {flag} ({_NOT_IN_A_CASE[flag]})"
     try:
         game_from_args(build_parser("build", only=words[0], parser_class=_CaseParser)
                        .parse_args(words))
@@ -158,18 +197,35 @@ def run_case(case: str, threads: int | None, cold: bool, workdir: Path) -> dict:
     env = dict(os.environ)
     if cold:  # an empty numba cache: compilation is measured too
         env["TIERSOLVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-cache-", dir=workdir)
+    used = _children_cpu_seconds()
+    began = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - began
+    cpu = _children_cpu_seconds() - used
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines() or ["no output"]
         raise CaseFailed(f"'{case}' failed: {lines[-1]}")
     report = json.loads(done.stdout)
     out.unlink(missing_ok=True)
     report["case"] = case
+    # The whole command as a user waits for it: the interpreter starting, the kernels
+    # compiling (in the build's child processes too), the solve and the file.
+    report["wall_seconds"] = wall
+    report["cpu_seconds"] = cpu
     positions = report["positions"]
     report["positions_per_second"] = positions / max(report["solve_seconds"], 1e-9)
     for key in ("file_bytes", "planned_peak_bytes", "peak_rss_bytes", "solver_peak_bytes"):
         report[key.replace("_bytes", "") + "_bytes_per_position"] = report[key] / positions
     return report
+
+
+def _children_cpu_seconds() -> float:
+    """User and system CPU seconds of this process's finished child processes (and
+    theirs, once waited for)."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def tier_speedup(case: str, tier: int) -> tuple[dict, dict]:
@@ -237,6 +293,17 @@ def table(reports: list[dict]) -> str:
     return render(rows)
 
 
+def cold_table(reports: list[dict]) -> str:
+    """What each first build cost: the command's wall and CPU seconds, and the build's
+    own compile and solve seconds."""
+    rows = [("case", "wall s", "CPU s", "compile s", "solve s", "positions")]
+    for r in reports:
+        rows.append((r["case"], f"{r['wall_seconds']:.1f}", f"{r['cpu_seconds']:.1f}",
+                     f"{r['compile_seconds']:.1f}", f"{r['solve_seconds']:.2f}",
+                     f"{r['positions']:,}"))
+    return render(rows)
+
+
 def plan_table(plans: list[dict]) -> str:
     rows = [("case", "positions", "tiers", "solver", "planned memory", "planned B/pos")]
     for p in plans:
@@ -270,16 +337,20 @@ def bench_parser(prog: str = "bench.py") -> argparse.ArgumentParser:
                     "measured peak memory per position, and file size per position. Each case\n"
                     "is built in a fresh process, as 'tiersolve build CASE' builds it.",
         epilog=f"examples:\n  {run} \"ttt --rows 3 --cols 3\"\n"
-               f"  {run} --plan \"loa --rows 5 --cols 5\"\n\n"
-               "Without a CASE it runs a set of cases: the standard ones (minutes), or the\n"
-               "set an option above names. docs/BENCHMARKS.md holds the tables they made.")
+               f"  {run} --plan \"loa --rows 5 --cols 5\"\n"
+               f"  {run} --cold 1210\n\n"
+               "Without a CASE it runs a set of cases: the standard ones (minutes), the\n"
+               "first build of every game with --cold, or the set an option above names.\n"
+               "docs/BENCHMARKS.md holds the tables they made.")
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help='a game and its options as for build, quoted, e.g. "ttt --rows 4"')
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--threads", type=whole_number(1), default=None, metavar="N",
                         help="worker threads (default: all cores)")
     parser.add_argument("--cold", action="store_true",
-                        help="compile numba kernels from scratch (an empty cache) in every case")
+                        help="compile numba kernels from scratch (an empty cache) in every case; "
+                             "without cases, every game's first build at a small size: "
+                             + "; ".join(COLD_CASES))
     parser.add_argument("--speedup", action="store_true",
                         help="build each case with 1 and with 2 threads and compare the time of "
                              "its largest tier")
@@ -312,7 +383,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "bench.py") -> int:
     if args.tier is not None and not args.speedup:
         parser.error("--tier goes with --speedup")
     chosen = [name for name in CASE_SETS if getattr(args, name)]
-    cases = args.cases or (CASE_SETS[chosen[0]] if chosen else STANDARD_CASES)
+    if chosen:
+        default = CASE_SETS[chosen[0]]
+    else:
+        default = COLD_CASES if args.cold else STANDARD_CASES
+    cases = args.cases or default
     errors = [error for error in map(case_error, cases) if error]
     if errors:  # a mistake in a case is found before anything runs
         return fail(parser.prog, errors[0])
@@ -345,5 +420,8 @@ def _run(cases: list[str], args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reports, indent=2))
     else:
-        print(speedup_table(reports) if args.speedup else table(reports))
+        if args.speedup:
+            print(speedup_table(reports))
+        else:
+            print(cold_table(reports) if args.cold else table(reports))
     return 0

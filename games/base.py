@@ -109,6 +109,10 @@ Its methods:
 * ``normalise(options)``, ``unreachable_reason(state)``, ``explain_illegal(state)``
   and ``grid(state)`` OPTIONAL: canonical options, positions the index holds that
   play never reaches, why a position is illegal, and the board for drawing.
+* ``move_sketch(state, name)`` and ``board_paths()`` OPTIONAL: where a move shows
+  on a picture of the board (a ``MoveSketch``; the default reads the squares its
+  name names), and lines drawn on the board (Surakarta's circuits), for
+  ``tiersolve serve``'s page.
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -116,8 +120,10 @@ Text parsing, printing and move names are plain Python and never run inside a so
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar, NamedTuple
+from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 
 import numpy as np
 
@@ -131,6 +137,38 @@ from tiersolve.values import LOSE, NONCANONICAL, UNDECIDED, WIN
 # What the templates below call; ``specialise`` binds them to a game's functions.
 decode, encode, generate_moves, do_move, primitive, terminal = bound_later(
     "decode", "encode", "generate_moves", "do_move", "primitive", "terminal")
+
+
+#: Whether messages name a game's options as command-line flags (``--max-step 3``)
+#: rather than Python keywords (``max_step=3``); set by ``options_as_flags``.
+_AS_FLAGS: ContextVar[bool] = ContextVar("tiersolve_options_as_flags", default=False)
+
+
+@contextmanager
+def options_as_flags() -> Iterator[None]:
+    """Inside the block, errors name options as the command line spells them
+    (``--bogus``); outside, as Python does (``bogus``). The commands use it."""
+    token = _AS_FLAGS.set(True)
+    try:
+        yield
+    finally:
+        _AS_FLAGS.reset(token)
+
+
+def option_text(name: str, value: Any = None) -> str:
+    """How a message names the option ``name`` (given with ``value``): ``max_step``
+    or ``max_step=3`` in Python, ``--max-step`` or ``--max-step 3`` in a command.
+
+    >>> option_text("max_step", 3)
+    'max_step=3'
+    >>> with options_as_flags():
+    ...     option_text("max_step", 3)
+    '--max-step 3'
+    """
+    if _AS_FLAGS.get():
+        flag = "--" + name.replace("_", "-")
+        return flag if value is None else f"{flag} {value}"
+    return name if value is None else f"{name}={value}"
 
 
 @dataclass(frozen=True)
@@ -151,27 +189,31 @@ class Option:
 
     def check(self, value: Any) -> Any:
         """The value converted to the option's type; ValueError if it does not fit."""
+        named = option_text(self.name)
         if self.kind is bool:
             if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
-                raise ValueError(f"{self.flag} is a flag (true or false), got {value!r}")
+                raise ValueError(f"{named} is True or False, got {value!r}")
             return bool(value)
         if self.kind is int:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise ValueError(f"{self.flag} must be a whole number, got {value!r}")
+                raise ValueError(f"{named} must be a whole number, got {value!r}")
             value = int(value)
             if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"{self.flag} must be at least {self.minimum}, got {value}")
+                raise ValueError(f"{named} must be at least {self.minimum}, got {value}")
             if self.maximum is not None and value > self.maximum:
-                raise ValueError(f"{self.flag} must be at most {self.maximum}, got {value}")
+                raise ValueError(f"{named} must be at most {self.maximum}, got {value}")
             return value
         return self.kind(value)
 
 
-def rows_option(default: int, minimum: int = 1, maximum: int = 26) -> Option:
+def rows_option(default: int, minimum: int = 1, maximum: int | None = None) -> Option:
+    """``--rows``: rows are numbered in square names, so only the game's own limits
+    (cells, index size) bound them."""
     return Option("rows", int, default, "number of rows", minimum, maximum)
 
 
 def cols_option(default: int, minimum: int = 1, maximum: int = 26) -> Option:
+    """``--cols``: at most 26, the letters a-z of square names."""
     return Option("cols", int, default, "number of columns", minimum, maximum)
 
 
@@ -319,21 +361,13 @@ def never_terminal(data, state):
     return 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def no_move_value(misere: int) -> int:
     """The value for a player who cannot move: a loss, or a win under misère."""
     return WIN if misere else LOSE
 
 
-@jit(inline="always")
-def copy_into(target, source):
-    """``target[:] = source`` element by element: a slice would take a reference to a
-    view, which ``expand`` and ``parents`` may not do (they run uncounted)."""
-    for i in range(source.shape[0]):
-        target[i] = source[i]
-
-
-@jit(inline="always")
+@jit(forceinline=True)
 def code_masks(state, cells: int, first: int, second: int, offset: int = 1):
     """Bit masks of the cells holding code ``first`` and code ``second`` in a state
     vector whose cells start at ``offset`` (bit c = cell c)."""
@@ -347,7 +381,7 @@ def code_masks(state, cells: int, first: int, second: int, offset: int = 1):
     return first_mask, second_mask
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def fill_cells(state, cells: int, first_mask, second_mask, first: int, second: int,
                offset: int = 1) -> None:
     """The inverse of ``code_masks``: cell codes from two masks (0 where neither)."""
@@ -360,7 +394,7 @@ def fill_cells(state, cells: int, first_mask, second_mask, first: int, second: i
             state[offset + c] = 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def mover_masks(state, cells: int):
     """(the player to move's cells, the other's) of a ``[turn, cells...]`` state whose
     players, turn 0 and turn 1, have cell codes 1 and 2."""
@@ -368,7 +402,7 @@ def mover_masks(state, cells: int):
     return (first, second) if state[0] == 0 else (second, first)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def fill_after_move(child, cells: int, turn: int, mine, theirs) -> None:
     """The inverse of ``mover_masks`` for the position after player ``turn`` moved:
     the other player to move, the mover's cells ``mine``."""
@@ -414,6 +448,32 @@ class Child:
     move: str
     state: np.ndarray
     same_mover: bool
+
+
+#: ``MoveSketch`` kinds: a piece put on the board, a piece that moves, a line pushed.
+PLACE, MOVE, PUSH = "place", "move", "push"
+#: A square's name inside a move's name (``b4xb3``, ``a4-a5``, ``b2 right to d2``).
+SQUARE_IN_NAME = re.compile(r"([a-z])(\d+)")
+
+
+@dataclass(frozen=True)
+class MoveSketch:
+    """Where a move shows on a picture of the board. Cells are (top-down row,
+    column), as ``Game.grid`` lists them.
+
+    * ``PLACE``: a piece is put on ``cells`` (one; two for a domino).
+    * ``MOVE``: the piece on ``cells[0]`` goes to ``cells[1]``; ``path``, when the
+      way is not a straight line (Surakarta's loops), is the points it passes from
+      start to end, in cell units ((0, 0) the top-left cell's centre; off the board
+      for a loop).
+    * ``PUSH``: a piece enters at edge ``side`` (``L``, ``R``, ``T`` or ``B``) and
+      pushes along the row or column ``cells``, listed from that edge.
+    """
+
+    kind: str
+    cells: tuple[tuple[int, int], ...]
+    path: tuple[tuple[float, float], ...] = ()
+    side: str = ""
 
 
 def _expand_composed(data, tier, local, out, state, child, moves):
@@ -472,7 +532,7 @@ class Game:
     >>> make_game("1210", target=0)
     Traceback (most recent call last):
     ...
-    tiersolve.errors.GameError: --target must be at least 1, got 0
+    tiersolve.errors.GameError: target must be at least 1, got 0
     """
 
     name: ClassVar[str]
@@ -505,9 +565,9 @@ class Game:
         known = {option.name: option for option in self.options_spec}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            flags = ", ".join("--" + name.replace("_", "-") for name in unknown)
-            valid = ", ".join(option.flag for option in self.options_spec)
-            raise GameError(f"{self.name} has no option {flags} (options: {valid})")
+            named = ", ".join(map(option_text, unknown))
+            valid = ", ".join(option_text(option.name) for option in self.options_spec)
+            raise GameError(f"{self.name} has no option {named} (options: {valid})")
         try:
             self.options = self.normalise({name: option.check(options.get(name, option.default))
                                            for name, option in known.items()})
@@ -699,6 +759,36 @@ class Game:
             return None
         return board
 
+    def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
+        """Where the move ``name`` of position ``state`` shows on a picture of the
+        board, or None (a pass, a game without a board). The default reads the
+        squares the name names: one is a piece placed there, two a piece moving from
+        the first to the second (Domineering says its two are a domino placed).
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("clobber", rows=2, cols=2)
+        >>> game.move_sketch(game.parse("(b wb bw)"), "b2xa2")
+        MoveSketch(kind='move', cells=((0, 1), (0, 0)), path=(), side='')
+        >>> game = make_game("ttt", rows=3, cols=3)
+        >>> game.move_sketch(game.start(), "b2")
+        MoveSketch(kind='place', cells=((1, 1),), path=(), side='')
+        """
+        squares = SQUARE_IN_NAME.findall(name)
+        grid = self.grid(state)
+        if not 1 <= len(squares) <= 2 or grid is None:
+            return None
+        try:
+            cells = tuple(parse_square(letter + number, len(grid), len(grid[0]))
+                          for letter, number in squares)
+        except ValueError:
+            return None
+        return MoveSketch(PLACE if len(cells) == 1 else MOVE, cells)
+
+    def board_paths(self) -> list[list[tuple[float, float]]]:
+        """Lines drawn on the board under the pieces, each a list of points in the cell
+        units of ``MoveSketch.path``: none, but for Surakarta's circuits."""
+        return []
+
     def _size_text(self) -> str | None:
         if "size" in self.options:
             return f"{self.options['size']}x{self.options['size']}"
@@ -706,14 +796,16 @@ class Game:
             return f"{self.options['rows']}x{self.options['cols']}"
         return None
 
-    def _variant_words(self) -> list[str]:
+    def _variant_words(self, between: str) -> list[str]:
+        """The options that differ from their defaults, a word each: ``backward``,
+        or an option's name and value with ``between`` them (``max-pieces 4``)."""
         words = []
         for option in self.options_spec:
             value = self.options[option.name]
             if option.name in ("rows", "cols", "size") or value == option.default:
                 continue
             readable = option.name.replace("_", "-")
-            words.append(readable if option.kind is bool else f"{readable}{value}")
+            words.append(readable if option.kind is bool else f"{readable}{between}{value}")
         return words
 
     def flags(self) -> str:
@@ -732,12 +824,15 @@ class Game:
 
     def label(self) -> str:
         """A file-name friendly description: game, size and the options that differ
-        from their defaults, e.g. ``northcott_4x7_backward``."""
-        return "_".join([self.name, *filter(None, [self._size_text()]), *self._variant_words()])
+        from their defaults, e.g. ``northcott_4x7_backward`` or ``1210_target11``: the
+        default file names, which keep their spelling (docs/DECISIONS.md)."""
+        return "_".join([self.name, *filter(None, [self._size_text()]),
+                         *self._variant_words("")])
 
     def describe(self) -> str:
-        """A short human description, e.g. ``northcott 4x7 (backward, misere)``."""
-        words = self._variant_words()
+        """A short human description, e.g. ``northcott 4x7 (backward, misere)`` or
+        ``loa 5x5 (max-pieces 4)``."""
+        words = self._variant_words(" ")
         return " ".join([self.name, *filter(None, [self._size_text()])]) + \
             (f" ({', '.join(words)})" if words else "")
 

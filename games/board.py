@@ -67,8 +67,58 @@ def cell_centre(row: int, col: int, cell: int = BOARD_CELL) -> tuple[int, int]:
     return BOARD_MARGIN + col * cell + cell // 2, row * cell + cell // 2
 
 
-def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CELL) -> str:
-    """An SVG picture of the position, with coordinates and an optional caption."""
+#: Colours of the lines drawn on a board (``Game.board_paths``: Surakarta's circuits),
+#: apart from the green, yellow and red that mark moves' values.
+PATH_COLOURS = ("#3467b0", "#8a4bb0", "#2b8c8c", "#6b6b6b")
+
+
+def board_room(game: Game) -> float:
+    """How far (in cells) the board's lines (``Game.board_paths``) reach beyond its
+    edges: the room ``board_svg`` leaves around the board for them.
+
+    >>> from tiersolve.games import make_game
+    >>> board_room(make_game("ttt")), board_room(make_game("surakarta", size=6))
+    (0.0, 1.6)
+    """
+    try:
+        rows, cols = game.board_shape()
+    except KeyError:
+        return 0.0
+    reach = 0.0
+    for path in game.board_paths():
+        for row, col in path:
+            reach = max(reach, -0.5 - row, row - rows + 0.5, -0.5 - col, col - cols + 0.5)
+    return 0.0 if reach <= 0 else round(reach + 0.1, 1)  # + 0.1: the line's width
+
+
+def board_point(row: float, col: float, room: float = 0.0,
+                cell: int = BOARD_CELL) -> tuple[float, float]:
+    """Where point (row, column) is in a ``board_svg`` picture drawn with ``room``
+    cells around the board, in the cell units of ``MoveSketch.path``: (0, 0) is the
+    top-left cell's centre, (0.5, 0) the middle of its lower edge.
+
+    >>> board_point(2, 1), board_point(0, 0, room=1)
+    ((76.0, 90.0), (76.0, 54.0))
+    """
+    pad = round(room * cell)  # as board_svg rounds it
+    return BOARD_MARGIN + pad + (col + 0.5) * cell, pad + (row + 0.5) * cell
+
+
+def number(value: float) -> str:
+    """A coordinate for SVG: at most one decimal, none when whole.
+
+    >>> number(40.0), number(17.25), number(-3.04)
+    ('40', '17.2', '-3')
+    """
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CELL,
+              room: float | None = None) -> str:
+    """An SVG picture of the position, with coordinates and an optional caption, and
+    ``room`` cells around the board (default: what its lines need, ``board_room``)
+    between it and the coordinates."""
     grid = _grid(game, position)
     lines = [escape(caption)] if caption else []
     if grid is None:
@@ -80,20 +130,32 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
                 f'height="{height}">{body}</svg>')
     rows, cols = len(grid), len(grid[0])
     margin = BOARD_MARGIN
+    if room is None:
+        room = board_room(game)
+    pad = round(room * cell)
     caption_width = 8 + CAPTION_CHAR_WIDTH * max(map(len, lines), default=0)
-    width = max(margin + cols * cell + 4, caption_width)
-    height = margin + rows * cell + 6 + 20 * len(lines)
+    width = max(margin + 2 * pad + cols * cell + 4, caption_width)
+    height = margin + 2 * pad + rows * cell + 6 + 20 * len(lines)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif">']
     for r, row in enumerate(grid):
-        y = r * cell
+        y = pad + r * cell
         parts.append(f'<text x="{margin // 2}" y="{y + cell // 2 + 5}" font-size="13" '
                      f'text-anchor="middle">{rows - r}</text>')
-        for c, ch in enumerate(row):
-            x = margin + c * cell
+        for c in range(cols):
             shade = "#e8d0a0" if (r + c) % 2 == 0 else "#d2b07a"
-            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{shade}" '
-                         'stroke="#8a6a3a" stroke-width="0.5"/>')
+            parts.append(f'<rect x="{margin + pad + c * cell}" y="{y}" width="{cell}" '
+                         f'height="{cell}" fill="{shade}" stroke="#8a6a3a" stroke-width="0.5"/>')
+    for index, path in enumerate(game.board_paths()):  # under the pieces
+        points = " ".join(f"{number(x)},{number(y)}" for x, y in
+                          (board_point(r, c, room, cell) for r, c in path))
+        parts.append(f'<polyline class="board-path" points="{points}" fill="none" '
+                     f'stroke="{PATH_COLOURS[index % len(PATH_COLOURS)]}" stroke-width="2.5" '
+                     'stroke-linejoin="round"/>')
+    for r, row in enumerate(grid):
+        y = pad + r * cell
+        for c, ch in enumerate(row):
+            x = margin + pad + c * cell
             if ch == EMPTY:
                 continue
             cx, cy = x + cell // 2, y + cell // 2
@@ -113,9 +175,11 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
                 parts.append(f'<text x="{cx}" y="{cy + 5}" font-size="14" text-anchor="middle" '
                              f'fill="{ink}">{escape(ch)}</text>')
     for c in range(cols):
-        parts.append(f'<text x="{margin + c * cell + cell // 2}" y="{rows * cell + 16}" '
-                     f'font-size="13" text-anchor="middle">{chr(ord("a") + c)}</text>')
+        parts.append(f'<text x="{margin + pad + c * cell + cell // 2}" '
+                     f'y="{2 * pad + rows * cell + 16}" font-size="13" text-anchor="middle">'
+                     f'{chr(ord("a") + c)}</text>')
     for i, line in enumerate(lines):
-        parts.append(f'<text x="4" y="{rows * cell + 38 + 20 * i}" font-size="14">{line}</text>')
+        parts.append(f'<text x="4" y="{2 * pad + rows * cell + 38 + 20 * i}" font-size="14">'
+                     f'{line}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -21,11 +21,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import permutation_tables
+from tiersolve.bits import copy_into, permutation_tables
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    MISERE, Game, GameFunctions, GameSpec, Option, board_cells, cols_option, no_move_value,
-    rows_option, square_name,
+    MISERE, PLACE, Game, GameFunctions, GameSpec, MoveSketch, Option, board_cells, cols_option,
+    no_move_value, rows_option, square_name,
 )
 from tiersolve.hashers.combinations import rank_subset, subset_count, unrank_subset
 from tiersolve.hashers.symmetry import canonical_subset_rank, grid_symmetries
@@ -45,7 +45,7 @@ class DomineeringData(NamedTuple):
     symmetry_tables: np.ndarray  # tiersolve.bits.permutation_tables of the symmetries
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _mask(state, cells):
     covered = 0
     for c in range(cells):
@@ -115,7 +115,7 @@ def generate_moves(data, state, moves):
 @jit
 def do_move(data, state, move, child):
     params, dominoes, _ = data
-    child[:] = state
+    copy_into(child, state)
     domino = dominoes[state[0], move]
     for c in range(params[CELLS]):
         if (domino >> c) & 1:
@@ -213,6 +213,11 @@ class Domineering(Game):
         # One order for both kinds: from the square nearer a1 (b3-c3, b1-b2).
         ends = sorted((first, second), key=lambda c: (c % cols, -(c // cols)))
         return "-".join(square_name(c // cols, c % cols, rows) for c in ends)
+
+    def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
+        """A domino placed on the two squares its name names (not a piece moving)."""
+        sketch = super().move_sketch(state, name)
+        return None if sketch is None else MoveSketch(PLACE, sketch.cells)
 
 
 GAME = Domineering

@@ -33,12 +33,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tiersolve.bits import (
-    as_mask, deposit_bits, extract_bits, lowest_bit, popcount, shift_down, sort_unique,
-)
+    as_mask, copy_into, deposit_bits, extract_bits, lowest_bit, popcount, shift_down, sort_unique)
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     GameFunctions, GameSpec, Option, PieceCountGame, board_cells, code_masks, cols_option,
-    decode_board_state, encode_board_state, keep_first_pieces, rows_option, square_name,
+    decode_board_state, encode_board_state, keep_first_pieces, option_text, rows_option,
+    square_name,
 )
 from tiersolve.hashers.boards import (
     board_images, canonical_black, colour_changes, decode_board, encode_board, encode_changed,
@@ -79,7 +79,7 @@ class LoaData(NamedTuple):
     cell_lines: np.ndarray
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def connected(pieces, neighbours):
     """Do ``pieces`` (a non-empty mask) form one 8-connected group?"""
     group = pieces & -pieces
@@ -93,7 +93,7 @@ def connected(pieces, neighbours):
     return group == pieces
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def outcome(neighbours, black, white, turn):
     """The value of a finished game for the player to move, or UNDECIDED."""
     black_done = connected(black, neighbours)
@@ -110,7 +110,7 @@ def outcome(neighbours, black, white, turn):
 # The move loops below are written out in each function rather than calling a helper
 # per direction: a numba call that passes arrays costs more than the move itself.
 
-@jit(inline="always")
+@jit(forceinline=True)
 def legal_moves(lines, targets, paths, mine, theirs, found):
     """The moves of the player owning ``mine``: ``found[k] = (cell * 8 + direction,
     target cell)``; returns how many (0: the player must pass)."""
@@ -130,7 +130,7 @@ def legal_moves(lines, targets, paths, mine, theirs, found):
     return count
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _line_entry(data, line, mine, theirs, kind):
     """``line_moves`` of line ``line`` (an index of ``line_masks``) on this board: its
     moves (``kind`` MOVES) or its quiet moves (QUIET)."""
@@ -140,7 +140,7 @@ def _line_entry(data, line, mine, theirs, kind):
     return data.line_moves[first + key, kind]
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _lines_through(data, pieces):
     """The lines through any of ``pieces``, as bits of their indices in ``line_masks``."""
     lines = 0
@@ -150,7 +150,7 @@ def _lines_through(data, pieces):
     return lines
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _captures_and_quiet_moves(data, mine, theirs, pending):
     """(captures, quiet moves) of the owner of ``mine``, counted a line at a time from
     ``line_moves`` (about half the cost of ``legal_moves``); the lines with a capture
@@ -169,7 +169,7 @@ def _captures_and_quiet_moves(data, mine, theirs, pending):
     return lines_with_captures, quiet
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _has_move(lines, targets, paths, mine, theirs):
     occupied = mine | theirs
     pieces = mine
@@ -184,7 +184,7 @@ def _has_move(lines, targets, paths, mine, theirs):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving``: the moves' children are
     encoded from the images of the board under the index's symmetries (``state`` holds
@@ -248,7 +248,7 @@ def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     return rows, staying
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _encode_captures(data, turn, mine, theirs, out, black_images, white_images, pending,
                      capturing_lines):
     """The children of the captures on the lines ``pending[:capturing_lines]`` into
@@ -339,7 +339,8 @@ def generate_moves(data, state, moves):
     mine, theirs = (black, white) if state[0] == 0 else (white, black)
     found = np.empty((moves.shape[0], 2), np.int64)
     count = legal_moves(data.lines, data.targets, data.paths, mine, theirs, found)
-    moves[:count] = found[:count, 0]
+    for k in range(count):  # not a slice assignment: see tiersolve.bits.copy_into
+        moves[k] = found[k, 0]
     if count == 0:
         moves[0] = PASS
         count = 1
@@ -348,7 +349,7 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    child[:] = state
+    copy_into(child, state)
     child[0] = 1 - state[0]
     if move != PASS:
         cell, direction = move // 8, move % 8
@@ -427,7 +428,7 @@ class LinesOfAction(PieceCountGame):
             hasher = self.build_space(cells, most_black, most_white, symmetries)
         except ValueError as error:
             raise ValueError(f"{self.describe()}: {error}; build an endgame table with "
-                             "--max-pieces K (e.g. 3 or 4)") from None
+                             f"{option_text('max_pieces', 'K')} (e.g. 3 or 4)") from None
         data = LoaData(self.space.table, *line_tables(rows, cols))
         most = max(most_black, most_white)
         return GameSpec(
@@ -460,7 +461,7 @@ class LinesOfAction(PieceCountGame):
         limit = self.options["max_pieces"]
         if limit and max(blacks, whites) > limit:
             raise ValueError(f"{text!r} has {blacks} black and {whites} white pieces, more than "
-                                 f"this database's --max-pieces {limit}")
+                                 f"this database's {option_text('max_pieces', limit)}")
         return np.array([turn, *cells], dtype=np.int64)
 
     def format(self, state: np.ndarray) -> str:

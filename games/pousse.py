@@ -38,8 +38,8 @@ import numpy as np
 from tiersolve.bits import as_mask, deposit_bits, extract_bits, popcount
 from tiersolve.contract import TierType
 from tiersolve.games.base import (
-    Game, GameFunctions, GameSpec, Option, board_cells, code_masks, decode_board_state,
-    encode_board_state, fill_after_move, mover_masks,
+    PUSH, Game, GameFunctions, GameSpec, MoveSketch, Option, board_cells, code_masks,
+    decode_board_state, encode_board_state, fill_after_move, mover_masks,
 )
 from tiersolve.hashers.boards import (
     BoardSpace, block_of_counts, decode_board, encode_board, encode_in_block,
@@ -70,7 +70,7 @@ class PousseData(NamedTuple):
     inserted: np.ndarray
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def outcome(straights, xs, os, turn):
     """WIN or LOSE for the player to move if one colour has more straights, else
     UNDECIDED."""
@@ -86,14 +86,14 @@ def outcome(straights, xs, os, turn):
     return WIN if (balance > 0) == (turn == 0) else LOSE
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _line_bits(data, move, mask):
     """The cells of ``mask`` on insertion ``move``'s line as bits in entry order."""
     bits = extract_bits(mask, data.line_masks[move])
     return data.reverse[bits] if data.reversed_entry[move] else bits
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _board_bits(data, move, bits):
     """The inverse of ``_line_bits``: line bits in entry order as a board mask."""
     if data.reversed_entry[move]:
@@ -101,7 +101,7 @@ def _board_bits(data, move, bits):
     return deposit_bits(bits, data.line_masks[move])
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def insert(data, move, mine, theirs):
     """The (mine, theirs) masks after the owner of ``mine`` makes insertion ``move``,
     and whether a marker fell off (the line was full: the count of markers stays):
@@ -118,7 +118,7 @@ def insert(data, move, mine, theirs):
             (after >> (2 * size)) != 0)
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _expand_into(data, tier, local, out, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving``: insertions into a full
     line stay in the tier, and only the number of distinct boards they make is
@@ -384,6 +384,22 @@ class Pousse(Game):
             raise ValueError(f"{name!r} is not a Pousse move: L, R, T or B and a row or column "
                              f"1..{size}, e.g. 'L 1'")
         return SIDES.index(text[0]) * size + int(text[1:]) - 1
+
+    def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
+        """A marker pushed in at an edge, along the row or column from there.
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("pousse", size=3)
+        >>> game.move_sketch(game.start(), "B 1")
+        MoveSketch(kind='push', cells=((2, 0), (1, 0), (0, 0)), path=(), side='B')
+        """
+        try:
+            move = self.move_code(name)
+        except ValueError:
+            return None
+        size = self.options["size"]
+        cells = tuple(divmod(int(cell), size) for cell in self.data.lines[move])
+        return MoveSketch(PUSH, cells, side=SIDES[move // size])
 
 
 GAME = Pousse

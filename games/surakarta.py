@@ -32,16 +32,17 @@ State vector: ``[turn, cells...]`` (turn 0 = black; cells in text order, 0 empty
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import as_mask, highest_bit, lowest_bit, popcount, shift_down, sort_unique
+from tiersolve.bits import as_mask, copy_into, highest_bit, lowest_bit, popcount, shift_down, sort_unique
 from tiersolve.contract import TERMINAL
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    GameFunctions, GameSpec, Option, PieceCountGame, board_cells, code_masks, decode_board_state,
-    encode_board_state, keep_first_pieces, square_name,
+    MOVE, GameFunctions, GameSpec, MoveSketch, Option, PieceCountGame, board_cells, code_masks,
+    decode_board_state, encode_board_state, keep_first_pieces, square_name,
 )
 from tiersolve.hashers.boards import (
     board_images, canonical_black, colour_changes, decode_board, encode_changed,
@@ -120,7 +121,7 @@ def circuit_tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     return circuit_cells, cell_places, place_bytes, loops
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _places(place_bytes, circuit, mask):
     """The places on ``circuit`` of the points of a board mask."""
     places = 0
@@ -132,7 +133,7 @@ def _places(place_bytes, circuit, mask):
     return places
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _captures_on(circuit_cells, loops, circuit, own, occupied, theirs):
     """The opponent points a piece whose places on ``circuit`` are ``own`` captures
     there: from each of its places, both ways round, the first occupied place (its
@@ -163,7 +164,7 @@ def _captures_on(circuit_cells, loops, circuit, own, occupied, theirs):
     return found
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _capture_targets(data, cell, occupied_places, their_places):
     """The opponent points a piece on ``cell`` captures (a mask), given the occupied
     and opponent places of every circuit."""
@@ -180,7 +181,7 @@ def _capture_targets(data, cell, occupied_places, their_places):
 MAX_CIRCUITS = 4
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def legal_moves(data, mine, theirs, found, occupied_places, their_places):
     """``found[k] = (from, to)`` for every move of the owner of ``mine``; returns how
     many. A capture and a step never share a target (steps go to empty points).
@@ -205,7 +206,7 @@ def legal_moves(data, mine, theirs, found, occupied_places, their_places):
     return count
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _expand_into(data, tier, local, out, state, child, moves, leaving_only):
     """``expand``, or with ``leaving_only`` ``expand_leaving`` (steps, which stay in
     the tier, only counted, unless the board is nearly symmetric: then two steps
@@ -338,7 +339,7 @@ def generate_moves(data, state, moves):
 def do_move(data, state, move, child):
     cells = data.board[0]
     origin, target = move // cells, move % cells
-    child[:] = state
+    copy_into(child, state)
     child[1 + target] = state[1 + origin]
     child[1 + origin] = EMPTY
     child[0] = 1 - state[0]
@@ -362,6 +363,75 @@ def terminal(data, state):
     black, white = code_masks(state, data.board[0], BLACK, WHITE)
     mine, theirs = (black, white) if state[0] == 0 else (white, black)
     return LOSE if mine == 0 and theirs != 0 else 0
+
+
+# -- drawing (plain Python, for pictures of the board) ---------------------------------
+#: Points drawn on each corner loop's three quarters of a circle, ends left out.
+LOOP_POINTS = 17
+
+
+def loop_points(start: tuple[int, int], end: tuple[int, int], size: int) -> list[tuple[float, float]]:
+    """The corner loop between two points at the ends of circuit lines, from ``start``
+    to ``end`` (both left out), as (row, column) points: three quarters of a circle
+    round the board's corner point, outside the board.
+
+    >>> loop_points((1, 3), (0, 2), 4)[::8]  # round the top-right corner of a 4x4 board
+    [(0.966, 3.259), (-0.707, 3.707), (-0.259, 2.034)]
+    """
+    corner = next((row, col) for row, col in ((start[0], end[1]), (end[0], start[1]))
+                  if row in (0, size - 1) and col in (0, size - 1))
+    radius = math.dist(start, corner)
+    first = math.atan2(start[0] - corner[0], start[1] - corner[1])
+    turn = math.atan2(end[0] - corner[0], end[1] - corner[1]) - first
+    turn %= 2 * math.pi
+    if turn < math.pi:  # the short way round lies on the board: a loop goes the long way
+        turn -= 2 * math.pi
+    steps = LOOP_POINTS + 1
+    return [(round(corner[0] + radius * math.sin(first + turn * i / steps), 3),
+             round(corner[1] + radius * math.cos(first + turn * i / steps), 3))
+            for i in range(1, steps)]
+
+
+def circuit_paths(size: int) -> list[list[tuple[float, float]]]:
+    """Each circuit of an n x n board as a closed line of (row, column) points: its
+    two rows and two columns joined by the four corner loops."""
+    paths = []
+    for _, points, loops in circuits(size):
+        path: list[tuple[float, float]] = []
+        for place, point in enumerate(points):
+            path.append(point)
+            if place in loops:
+                path += loop_points(point, points[(place + 1) % len(points)], size)
+        paths.append(path + [points[0]])
+    return paths
+
+
+def capture_path(cells: list[int], size: int, origin: tuple[int, int],
+                 target: tuple[int, int]) -> list[tuple[float, float]] | None:
+    """The way a capture from ``origin`` to ``target`` travels (points from start to
+    end, loops included), given the cell codes in text order; the shortest if
+    several lead there, None if none does."""
+    found = []
+    for _, points, loops in circuits(size):
+        places = len(points)
+        for start in (place for place, point in enumerate(points) if point == origin):
+            for step in (1, -1):
+                path: list[tuple[float, float]] = [origin]
+                here, loops_passed = start, 0
+                for _ in range(places):
+                    there = (here + step) % places
+                    if (here if step == 1 else there) in loops:
+                        path += loop_points(points[here], points[there], size)
+                        loops_passed += 1
+                    point = points[there]
+                    path.append(point)
+                    # the piece's own start is empty once it has left it
+                    if point != origin and cells[point[0] * size + point[1]] != EMPTY:
+                        if point == target and loops_passed:
+                            found.append(path)
+                        break
+                    here = there
+    return min(found, key=len) if found else None
 
 
 #: The registry's name for this game (``tiersolve.games`` finds the game by this line).
@@ -462,6 +532,26 @@ class Surakarta(PieceCountGame):
         capture = "x" if state[1 + target] != EMPTY else "-"
         return f"{square_name(origin // size, origin % size, size)}{capture}" \
                f"{square_name(target // size, target % size, size)}"
+
+    def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
+        """A step, or a capture with the way it travels round the loops.
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("surakarta", size=4, max_pieces=1)
+        >>> sketch = game.move_sketch(game.parse("(b -b-- ---- ---- --w-)"), "b4xc1")
+        >>> sketch.cells, len(sketch.path), sketch.path[:2], sketch.path[-1]  # two loops
+        (((0, 1), (3, 2)), 43, ((0, 1), (-0.259, 0.966)), (3, 2))
+        """
+        sketch = super().move_sketch(state, name)
+        if sketch is None or "x" not in name:
+            return sketch
+        path = capture_path([int(code) for code in state[1:]], self.options["size"],
+                            *sketch.cells)
+        return MoveSketch(MOVE, sketch.cells, tuple(path or ()))
+
+    def board_paths(self) -> list[list[tuple[float, float]]]:
+        """The circuits (``circuit_paths``)."""
+        return circuit_paths(self.options["size"])
 
 
 GAME = Surakarta

@@ -20,11 +20,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import lowest_bit, popcount
+from tiersolve.bits import copy_into, lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
     MISERE, Game, GameFunctions, GameSpec, Option, board_cells, code_masks, cols_option,
-    normalise_dashes, rows_option, square_name,
+    normalise_dashes, option_text, rows_option, square_name,
 )
 from tiersolve.hashers.rearranger import board_count, rank_board, unrank_board
 from tiersolve.hashers.tiers import TierLayout
@@ -70,13 +70,13 @@ def generate_moves(data, state, moves):
 
 @jit
 def do_move(data, state, move, child):
-    child[:] = state
+    copy_into(child, state)
     child[1 + move] = X if state[0] == 0 else O
     child[0] = 1 - state[0]
     return 0
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _has_line(mask, lines):
     for i in range(lines.shape[0]):
         if mask & lines[i] == lines[i]:
@@ -84,7 +84,7 @@ def _has_line(mask, lines):
     return False
 
 
-@jit(inline="always")
+@jit(forceinline=True)
 def _outcome(params, lines, xs, os_, turn, full):
     """The value code of a finished game for the player to move, ILLEGAL, or UNDECIDED."""
     x_line = _has_line(xs, lines)
@@ -182,7 +182,7 @@ class TicTacToe(Game):
         rows, cols, k = self.options["rows"], self.options["cols"], self.options["k"]
         cells = board_cells(rows, cols)
         if k > max(rows, cols):
-            raise ValueError(f"--k {k} is longer than the {rows}x{cols} board: "
+            raise ValueError(f"{option_text('k', k)} is longer than the {rows}x{cols} board: "
                              "no line could ever be made")
         sizes = [int(board_count(cells, (t + 1) // 2, t // 2)) for t in range(cells + 1)]
         tiers = TierLayout(keys=[((t + 1) // 2, t // 2) for t in range(cells + 1)], sizes=sizes)

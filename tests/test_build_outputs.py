@@ -31,6 +31,46 @@ def test_places_no_one_may_write_are_refused_in_one_line(out, capsys):
     assert "cannot write to" in one_line_error(code, err, "tiersolve build")
 
 
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
+def test_a_place_that_takes_no_files_says_why(capsys):
+    """/proc exists, as root sees too: it is creating a file in it that fails, with an
+    errno (ENOENT) whose own words would say the folder is missing."""
+    code, _, err = command(["build", "1210", "--out", "/proc/x.h5"], capsys)
+    line = one_line_error(code, err, "tiersolve build")
+    assert "cannot write to /proc: " in line and "no such file" not in line
+    assert "files cannot be created" in line and "proc" in line.split("/proc: ")[1]
+
+
+@pytest.mark.parametrize("work_dir, message", [
+    ("/proc", "files cannot be created"), ("/proc/sub", "files cannot be created"),
+    ("{tmp}/file", "is a file, not a folder"), ("{tmp}/file/sub", "is a file, not a folder"),
+])
+def test_a_work_dir_that_cannot_hold_the_tiers_is_one_line_and_loses_nothing(
+        work_dir, message, tmp_path, capsys):
+    """Refused before anything is solved or replaced (as root too: /proc and a file
+    refuse root as anyone), with exit code 2, in the command and in the library."""
+    if work_dir.startswith("/proc") and not Path("/proc/self").exists():
+        pytest.skip("needs Linux's /proc")
+    work_dir = work_dir.format(tmp=tmp_path)
+    (tmp_path / "file").write_text("not a folder")
+    out = tmp_path / "t.h5"
+    assert build_main(["1210", "--quiet", "--out", str(out)]) == 0  # a database already there
+    before = out.read_bytes()
+    capsys.readouterr()
+    code, stdout, err = command(["build", "1210", "--target", "7", "--overwrite", "--out",
+                                 str(out), "--work-dir", work_dir], capsys)
+    line = one_line_error(code, err, "tiersolve build")
+    assert f"--work-dir {work_dir}" in line and message in line and stdout == ""
+    assert out.read_bytes() == before and (tmp_path / "file").read_text() == "not a folder"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["file", "t.h5"]
+    from tiersolve.databases import build_database
+
+    with pytest.raises(BuildRefused, match=message):
+        build_database(make_game("1210", target=7), out, overwrite=True, work_dir=work_dir,
+                       progress=False)
+    assert out.read_bytes() == before
+
+
 def test_only_a_regular_file_is_written_and_one_missing_folder_made(tmp_path, capsys):
     with pytest.raises(BuildRefused, match="is not a regular file"):
         check_output(Path("/dev/null"))  # as root, --overwrite would have replaced it

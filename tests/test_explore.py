@@ -302,7 +302,7 @@ def test_library_mistakes_are_tiersolve_errors(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(MissingDatabaseError, match="no game is called 'chess'"):
         open_database("chess")
-    with pytest.raises(GameError, match="has no option --rowz"):
+    with pytest.raises(GameError, match="has no option rowz "):
         open_database("ttt", rowz=3)
     with pytest.raises(GameError, match="unknown game"):
         build_database("chess", progress=False)

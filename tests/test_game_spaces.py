@@ -84,18 +84,18 @@ def test_registry_names_match_modules():
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_unknown_option_is_a_clear_error(name):
-    with pytest.raises(ValueError, match="has no option --colour"):
+    with pytest.raises(ValueError, match="has no option colour "):
         make_game(name, colour=3)
 
 
 @pytest.mark.parametrize("name, options, message", [
-    ("ttt", {"rows": 0}, "--rows must be at least 1"),
+    ("ttt", {"rows": 0}, "^rows must be at least 1"),
     ("ttt", {"rows": 8, "cols": 8}, "at most 63"),
     ("ttt", {"rows": 3, "cols": 3, "k": 4}, "no line could ever be made"),
     ("ttt", {"k": "3"}, "whole number"),
-    ("northcott", {"cols": 1}, "--cols must be at least 2"),
-    ("1210", {"target": 0}, "--target must be at least 1"),
-    ("1210", {"misere": "yes"}, "is a flag"),
+    ("northcott", {"cols": 1}, "^cols must be at least 2"),
+    ("1210", {"target": 0}, "^target must be at least 1"),
+    ("1210", {"misere": "yes"}, "^misere is True or False"),
 ])
 def test_bad_options_are_clear_errors(name, options, message):
     with pytest.raises(ValueError, match=message):

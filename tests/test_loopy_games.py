@@ -61,7 +61,7 @@ def test_moves_agree_with_the_reference_on_random_positions(name, options):
 
 
 def test_loa_8x8_is_indexed_as_endgame_tables():
-    with pytest.raises(ValueError, match=r"too many to index .*; build an endgame table with --max-pieces"):
+    with pytest.raises(ValueError, match=r"too many to index .*; build an endgame table with max_pieces=K"):
         make_game("loa", rows=8, cols=8)
     game = make_game("loa", rows=8, cols=8, max_pieces=4)
     state = game.parse("(b -b------ -------b ---w---- -------- b--w---- -------- -------- ----w--b)")
@@ -133,11 +133,11 @@ def test_loa_endgame_tables_and_option_forms():
     assert endgame.default_start() == ("(b -bbb---- w------w w------- -------- -------- -------- "
                                        "-------- --------)")
     assert 4.0e8 < endgame.size < 4.5e8  # "about 4e8" with the dense symmetric index
-    with pytest.raises(ValueError, match="more than this database's --max-pieces 3"):
+    with pytest.raises(ValueError, match="more than this database's max_pieces=3"):
         endgame.parse("(b -bbbb--- w------- w------- w------- -------- -------- -------- --------)")
     with pytest.raises(ValueError, match="no side ever loses its last piece"):
         make_game("loa").parse("(b -bb- ---- ---- -bb-)")
-    with pytest.raises(ValueError, match="--cols must be at most 8, got 9"):  # a move is a byte
+    with pytest.raises(ValueError, match="^cols must be at most 8, got 9"):  # a move is a byte
         make_game("loa", rows=3, cols=9, max_pieces=1)
 
 

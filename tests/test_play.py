@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tiersolve.cli.play import play_main
+from tiersolve.cli.play import OVER_PROMPT, play_main
 from tiersolve.databases import open_database
 
 from conftest import command, one_line_error, tiersolve
@@ -33,6 +33,8 @@ class Opponent(io.StringIO):
         self.out, self.db, self.pick, self.answers = out, db, pick, []
 
     def readline(self, size: int = -1) -> str:
+        if self.out.getvalue().endswith(OVER_PROMPT):  # the game has ended
+            return "quit\n"
         shown = [m for m in map(POSITION_LINE.match, self.out.getvalue().splitlines()) if m]
         moves = self.db.moves(shown[-1].group(1))
         answer = self.pick(moves).move
@@ -66,6 +68,11 @@ def drive(argv, db_path, pick=lambda moves: moves[-1]) -> tuple[int, str, list[s
     return code, out.getvalue(), opponent.answers
 
 
+def ended(transcript: str) -> list[str]:
+    """The lines of a transcript that say how a game ended."""
+    return [line for line in transcript.splitlines() if line.startswith("game over: ")]
+
+
 def script(*args: str, stdin: str, cwd: Path, env=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tiersolve", *args], input=stdin, cwd=cwd,
                           capture_output=True, text=True, timeout=300, env=env)
@@ -81,7 +88,7 @@ def test_a_whole_game_against_the_computer_through_piped_stdin(tmp_path, game, o
     argv = [game, *options, "--db", str(db_path), "--build", "--seed", "4"]
     code, text, answers = drive(argv, db_path)
     assert code == 0, text
-    assert "game over" in text.splitlines()[-1]
+    assert text.splitlines()[-1] == OVER_PROMPT + "quit"
     with open_database(db_path) as db:
         start = db.lookup(db.start)
         # the computer plays second; we open with the worst move: perfect play then
@@ -92,7 +99,7 @@ def test_a_whole_game_against_the_computer_through_piped_stdin(tmp_path, game, o
     piped = script("play", game, *options, "--db", str(db_path), "--seed", "4",
                    stdin="\n".join(answers) + "\n", cwd=tmp_path)
     assert piped.returncode == 0, piped.stderr
-    assert piped.stdout.splitlines()[-1] == text.splitlines()[-1]
+    assert ended(piped.stdout) == ended(text) != []
     assert "\x1b[" not in piped.stdout  # a pipe turns colour off
     assert start.value in ("win", "lose", "tie", "draw")
 
@@ -122,6 +129,39 @@ def test_commands_and_eof(tmp_path):
     assert code == 0 and "x (computer) plays" in text
 
 
+def test_the_game_stays_open_after_its_end_until_quit(tmp_path):
+    """At the end the session waits: undo and restart, which it offers, go on; a move
+    is refused; quit (or the end of input) leaves."""
+    db_path = tmp_path / "1210.h5"
+    argv = ["1210", "--target", "2", "--db", str(db_path), "--build", "--computer", "none"]
+    code, text = play(argv, io.StringIO("+2\n+1\nhint\nundo\n+1\n+1\nrestart\n+2\nquit\n"))
+    assert code == 0
+    assert text.count("game over: ") == 3 and "undone" in text and "restarted" in text
+    assert "the game is over" in text.split("game over: ")[1]  # +1 and hint after the end
+    assert text.count("you play +2") == 2 and text.count("you play +1") == 2
+    assert text.splitlines()[-1] == "game over> quit"
+    code, text = play(argv, io.StringIO("+2\n"))  # end of input at the end: it leaves
+    assert code == 0 and text.endswith("game over> \n")
+
+
+def test_the_introduction_names_every_command_the_session_suggests(tmp_path):
+    db_path = tmp_path / "1210.h5"
+    code, text = play(["1210", "--db", str(db_path), "--build"], io.StringIO("+3\nquit\n"))
+    introduction = text.splitlines()[1]  # after the build's summary
+    assert introduction.startswith("Type a move's name, or: ")
+    assert "'+3' is not a legal move here; type one of the moves listed, or help" in text
+    for word in ("help", "undo", "hint", "value", "moves", "restart", "quit"):
+        assert f" {word}" in introduction, word
+
+
+def test_end_of_input_at_a_question_ends_its_line(tmp_path):
+    """Typed input that ends (Ctrl-D) at "build it now?" leaves no bare question: the
+    error that follows starts a line of its own."""
+    db_path = tmp_path / "ttt.h5"
+    code, text = play(["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path)], Terminal(""))
+    assert code == 2 and text.endswith("build it now? [y/N] \n") and not db_path.exists()
+
+
 def test_computer_both_plays_a_whole_game_and_choices_are_seeded(tmp_path):
     db_path = tmp_path / "ttt.h5"
     argv = ["ttt", "--rows", "3", "--cols", "3", "--db", str(db_path), "--build",
@@ -131,7 +171,7 @@ def test_computer_both_plays_a_whole_game_and_choices_are_seeded(tmp_path):
     _, again = play(argv + ["--seed", "1"], io.StringIO())
     others = {play(argv + ["--seed", str(seed)], io.StringIO())[1] for seed in range(2, 8)}
     assert first == again and len(others | {first}) > 1
-    assert first.splitlines()[-1] == "game over: a tie."
+    assert ended(first) == ["game over: a tie."]
 
 
 def test_the_computer_finds_the_known_best_move(tmp_path):

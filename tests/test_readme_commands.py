@@ -1,8 +1,8 @@
 """The README's commands, and every example of every ``--help``, run as printed: in a
 new folder, on an empty numba kernel cache, as a new user runs them. The README's
 output must match what they print, but for timings and memory figures (and its
-``...``, which stands for what it leaves out). Its numpy recipe, run on a full and on
-a reachable database, gives positions the file holds."""
+``...``, which stands for what it leaves out), and file sizes within 5%. Its numpy
+recipe, run on a full and on a reachable database, gives positions the file holds."""
 
 from __future__ import annotations
 
@@ -27,30 +27,74 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 
+UNITS = ("B", "KB", "MB", "GB", "TB", "PB")
+#: A file's size: the build summary's (`` · 3.9 KB → FILE``) and info's (``FILE, 3.9 KB``).
+FILE_SIZE = re.compile(r"(?:(?<= · )|(?<=\.h5, ))(\d+(?:\.\d+)?) (B|KB|MB|GB|TB|PB)\b")
+#: How far a file's size may be from the README's: a build writes the same bytes
+#: but for its metadata (timings, an id), a few bytes more or less.
+FILE_SIZE_TOLERANCE = 0.05
 #: Figures that differ from run to run and machine to machine: seconds, the parts of
-#: a build's time, and memory and file sizes (their unit stays: a KB is no MB).
+#: a build's time, and memory sizes (their unit stays: a KB is no MB). File sizes are
+#: not among them: ``normalise`` marks them, and ``matches`` compares them.
 VARYING = [(re.compile(r"\b\d+(?:\.\d+)? s\b"), "<seconds> s"),
            (re.compile(r"\b(compile|solve|write) \d+(?:\.\d+)?"), r"\1 <seconds>"),
            (re.compile(r"\b\d+(?:\.\d+)? (B|KB|MB|GB|TB|PB)\b"), r"<size> \1")]
+#: A file size as ``normalise`` marks it, and the pattern that reads it back.
+FILE_MARK = re.compile(r"<file ([\d.]+)_([A-Z]+)>")
 
 
 def normalise(text: str) -> str:
+    text = FILE_SIZE.sub(r"<file \1_\2>", text)  # kept, out of the memory sizes' way
     for pattern, replacement in VARYING:
         text = pattern.sub(replacement, text)
     return text
 
 
+def _pattern(piece: str, sizes: list[float]) -> str:
+    """The regular expression of a piece of an expected line: its text, but its file
+    sizes captured (their bytes appended to ``sizes``)."""
+    parts, end = [], 0
+    for mark in FILE_MARK.finditer(piece):
+        parts += [re.escape(piece[end:mark.start()]), FILE_MARK.pattern]
+        sizes.append(float(mark[1]) * 1024 ** UNITS.index(mark[2]))
+        end = mark.end()
+    return "".join(parts) + re.escape(piece[end:])
+
+
 def matches(expected: list[str], actual: str) -> bool:
     """Whether ``actual`` is what ``expected`` shows: line by line after
     ``normalise``; ``...`` in a line stands for any text, and a line of ``...``
-    alone for any lines."""
-    parts = []
+    alone for any lines. File sizes must agree to within FILE_SIZE_TOLERANCE."""
+    parts: list[str] = []
+    sizes: list[float] = []
     for line in expected:
         if line.strip() == "...":
             parts.append(r"(?:.*\n)*?")
         else:
-            parts.append(".*".join(re.escape(piece) for piece in normalise(line).split("...")) + r"\n")
-    return re.fullmatch("".join(parts), normalise(actual), flags=0) is not None
+            parts.append(".*".join(_pattern(piece, sizes) for piece in normalise(line).split("..."))
+                         + r"\n")
+    found = re.fullmatch("".join(parts), normalise(actual))
+    if found is None:
+        return False
+    printed = found.groups()
+    return all(abs(float(number) * 1024 ** UNITS.index(unit) - size) <= FILE_SIZE_TOLERANCE * size
+               for size, number, unit in zip(sizes, printed[::2], printed[1::2]))
+
+
+def test_a_stale_file_size_does_not_match():
+    """Seconds and memory vary from run to run and machine to machine; the size of a
+    file does not (but for a few bytes of its metadata), so a size the README has not
+    kept up with is caught."""
+    summary = ("northcott 3x6: 6,750 positions · 0.2 s (compile 0.0, solve 0.0, write 0.0) · "
+               "peak memory 159.9 MB · {} → db/northcott_3x6.h5")
+    printed = summary.replace("0.2 s", "1.9 s").replace("159.9", "201.3") + "\n"
+    assert matches([summary.format("3.9 KB")], printed.format("3.9 KB"))
+    assert matches([summary.format("15.2 KB")], printed.format("15.3 KB"))  # metadata bytes
+    assert not matches([summary.format("15.2 KB")], printed.format("3.9 KB"))
+    assert not matches([summary.format("3.9 KB")], printed.format("3.9 MB"))
+    info = "file            db/northcott_3x6.h5, {}"
+    assert not matches([info.format("15.2 KB")], info.format("3.9 KB") + "\n")
+    assert matches([info.format("3.9 KB")], info.format("3.9 KB") + "\n")
 
 
 def readme_examples() -> list[tuple[str, list[str]]]:
@@ -168,8 +212,8 @@ def test_the_readme_set_up_is_what_ci_runs():
     block = re.search(r"## Set-up.*?```sh\n(.*?)```", README.read_text(), flags=re.S).group(1)
     commands = block.strip().splitlines()
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert commands == ["pip install -e '.[test,notebook,cluster]' && python scripts/build_db.py "
-                        "northcott --rows 3 --cols 6", "python -m pytest"]
+    assert commands == ["pip install -e '.[test,notebook,cluster,openspiel]' && python "
+                        "scripts/build_db.py northcott --rows 3 --cols 6", "python -m pytest"]
     assert f"python -m {commands[0]}" in ci and commands[1] in ci
 
 

@@ -10,6 +10,7 @@ import builtins
 import io
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -31,6 +32,8 @@ from tiersolve.cli.serve import (
 from tiersolve.databases import build_database  # noqa: E402
 from tiersolve.errors import PositionError, UnreachedPositionError  # noqa: E402
 from tiersolve.games import GAMES, make_game  # noqa: E402
+
+from conftest import command, one_line_error  # noqa: E402
 
 #: The test suite's small boards, one database each: (name in URLs, game, options).
 SMALL = [
@@ -231,10 +234,83 @@ def test_the_view_follows_the_game_and_draws_every_move_on_the_board(served, cli
     assert view["svg"].count('class="move-marker"') == 7 and 'data-move="c3"' in view["svg"]
     # the value is the page's status line's to show, not the picture's too
     assert (view["value"], view["remoteness"]) == ("tie", 7) and "to move" not in view["svg"]
+    # where each move is on the board, for the page and any other client
+    assert all(c["shape"] == {"kind": "place", "squares": [c["move"]]} for c in view["choices"])
+    assert view["board"] == {"rows": 3, "cols": 3, "paths": []}
     # a game without a board lists its moves only; domineering's are bars on the board
-    assert not any(c["on_board"] for c in client.get("/api/1210/view").json()["choices"])
+    plain = client.get("/api/1210/view").json()
+    assert not any(c["on_board"] or c["shape"] for c in plain["choices"])
+    assert plain["board"] is None
     dominoes = client.get("/api/domineering_3x3_symmetry/view").json()
-    assert all(c["on_board"] for c in dominoes["choices"]) and "<line" in dominoes["svg"]
+    assert all(c["on_board"] for c in dominoes["choices"]) and "<polyline" in dominoes["svg"]
+    assert all(c["shape"] == {"kind": "place", "squares": c["move"].split("-")}
+               for c in dominoes["choices"])
+
+
+def test_pousses_pushes_are_arrows_at_the_edge_they_enter(client):
+    view = client.get("/api/pousse_2x2/view").json()
+    shapes = {c["move"]: c["shape"] for c in view["choices"]}
+    assert len(shapes) == 8 and view["svg"].count("<polygon") == 8
+    # L i and R i push row i from the top, T i and B i column i from the left
+    assert shapes["L 1"] == {"kind": "push", "side": "L", "squares": ["a2", "b2"]}
+    assert shapes["R 2"] == {"kind": "push", "side": "R", "squares": ["b1", "a1"]}
+    assert shapes["T 2"] == {"kind": "push", "side": "T", "squares": ["b2", "b1"]}
+    assert shapes["B 1"] == {"kind": "push", "side": "B", "squares": ["a1", "a2"]}
+    assert all(c["on_board"] for c in view["choices"])
+
+
+def _off_board(point, size: int) -> bool:
+    return not all(-0.5 <= x <= size - 0.5 for x in point)
+
+
+def test_surakartas_circuits_and_the_way_of_each_capture(database):
+    """The view draws the circuits, and gives each move the way it goes: a step
+    straight, a capture round at least one corner loop, off the board."""
+    db = database("surakarta", size=4, max_pieces=2)
+    app = create_app({"surakarta": Served("surakarta", db, {"description": "surakarta 4x4"})})
+    with TestClient(app) as client:
+        view = client.get("/api/surakarta/view",
+                          params={"start": "(b -b-- ---- ---- --w-)"}).json()
+    circuit, = view["board"]["paths"]  # 4x4: one circuit, rows and columns 2 and 3
+    assert circuit[0] == circuit[-1] and sum(_off_board(p, 4) for p in circuit) > 40
+    assert view["svg"].count('class="board-path"') == 1
+    shapes = {c["move"]: c["shape"] for c in view["choices"]}
+    assert shapes["b4-b3"] == {"kind": "move", "from": "b4", "to": "b3",
+                               "path": [[0, 1], [1, 1]]}
+    capture = shapes["b4xc1"]
+    assert (capture["from"], capture["to"]) == ("b4", "c1")
+    assert capture["path"][0] == [0, 1] and capture["path"][-1] == [3, 2]
+    assert any(_off_board(p, 4) for p in capture["path"])
+    # the page shows a piece's moves once it is chosen: a ring round each piece that moves
+    assert view["svg"].count('class="source"') == 1 and 'data-square="b4"' in view["svg"]
+    assert view["svg"].count('class="way"') == len(shapes)
+
+
+def test_every_surakarta_capture_has_a_way_round_the_loops():
+    """On random 6x6 boards, the way drawn for every legal capture ends on its target
+    and passes a loop (the drawing's search agrees with the rules' kernels)."""
+    import random
+
+    game = make_game("surakarta", size=6, max_pieces=3)
+    generator = random.Random(34)
+    captures = 0
+    for _ in range(300):
+        cells = ["-"] * 36
+        picked = generator.sample(range(36), generator.randint(1, 3) + generator.randint(1, 3))
+        for number, cell in enumerate(picked):
+            cells[cell] = "bw"[number % 2]
+        rows = "".join(cells)
+        state = game.parse(f"(b {' '.join(rows[r * 6:r * 6 + 6] for r in range(6))})")
+        for child in game.children(state):
+            sketch = game.move_sketch(state, child.move)
+            assert sketch.kind == "move"
+            if "x" in child.move:
+                captures += 1
+                assert sketch.path[0] == sketch.cells[0] and sketch.path[-1] == sketch.cells[1]
+                assert any(_off_board(p, 6) for p in sketch.path), (rows, child.move)
+            else:
+                assert sketch.path == ()
+    assert captures > 100
 
 
 def test_pousse_marks_a_move_that_repeats_a_board_as_losing(database):
@@ -319,6 +395,42 @@ def test_start_up_errors_are_one_line(argv, message, capsys, tmp_path, monkeypat
     assert message in error and error.count("\n") == 1
 
 
+@pytest.mark.parametrize("argv", [["--port", "99999"], ["--check", "--port", "99999"],
+                                  ["--check", "--port", "65536"], ["--check", "--port", "-1"]])
+def test_a_port_out_of_range_is_refused_as_the_arguments_are_read(argv, capsys):
+    code, out, err = command(["serve", *argv], capsys)
+    assert "--port: must be 0 to 65535" in one_line_error(code, err, "tiersolve serve")
+    assert out == ""
+
+
+def test_a_folder_given_as_a_file_is_named_a_folder(tmp_path, database, capsys):
+    folder = tmp_path / "db"
+    folder.mkdir()
+    shutil.copy(database("1210").path, folder / "1210.h5")
+    code, _, err = command(["serve", str(folder)], capsys)
+    line = one_line_error(code, err, "tiersolve serve")
+    assert f"{folder} is a folder, not a database file" in line
+    assert f"--dir {folder}" in line
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("mistake", ["address in use", "address not here"])
+def test_an_address_that_cannot_be_listened_on_is_a_mistake(mistake, workers, tmp_path,
+                                                            database, capsys):
+    """Exit code 2 and one line, as for every mistake, before anything says it serves
+    (with several workers, uvicorn would bind the address itself: it is tried first)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        host, port = "127.0.0.1", str(taken.getsockname()[1])
+        if mistake == "address not here":  # TEST-NET-1 (RFC 5737): no machine's own
+            host, port = "192.0.2.1", "0" if workers == "1" else "8000"
+        code, out, err = command(["serve", str(database("1210").path), "--host", host,
+                                  "--port", port, "--workers", workers], capsys)
+    line = one_line_error(code, err, "tiersolve serve")
+    assert f"cannot listen on {host}:{port}: " in line and "serving" not in out
+
+
 def test_check_says_what_would_be_served(tmp_path, database, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TIERSOLVE_DB_DIR", raising=False)
@@ -345,8 +457,9 @@ def test_the_default_folder_is_where_builds_write(tmp_path, database, capsys, mo
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_games_board_draws_its_moves(name):
     """The page's board for each game's start, at its default options: well-formed
-    SVG, with a marker for every move whose name names squares (all moves but
-    1210's, Northcott's, Surround's and Pousse's, which are listed only)."""
+    SVG, with a marker for every move but 1210's, Northcott's and Surround's (listed
+    only); a piece that moves has a ring to choose it by, and its moves go from the
+    square their name names first to the last."""
     from xml.dom.minidom import parseString
 
     from tiersolve.cli.serve import board_with_moves
@@ -359,4 +472,14 @@ def test_every_games_board_draws_its_moves(name):
     parseString(svg)
     drawn = sum(choice["on_board"] for choice in choices)
     assert svg.count('class="move-marker"') == drawn
-    assert drawn == (0 if name in ("1210", "northcott", "surround", "pousse") else len(choices))
+    assert drawn == (0 if name in ("1210", "northcott", "surround") else len(choices))
+    moving = [c for c in choices if c["shape"] and c["shape"]["kind"] == "move"]
+    for choice in moving:
+        squares = re.findall(r"[a-z]\d+", choice["move"])
+        assert [choice["shape"]["from"], choice["shape"]["to"]] == [squares[0], squares[-1]]
+    assert svg.count('class="source"') == len({c["shape"]["from"] for c in moving})
+    kinds = {c["shape"]["kind"] for c in choices if c["shape"]}
+    # (Teeko places its pieces before it moves them)
+    assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "ttt": {"place"},
+                     "teeko": {"place"}, "domineering": {"place"},
+                     "pousse": {"push"}}.get(name, {"move"})

@@ -4,10 +4,9 @@ process opens). docs/SERVE.md's curl examples run as printed; hostile requests g
 the documented errors and open no file; the page works in headless Chromium; and
 Ctrl-C stops a server cleanly.
 
-The browser test needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run``
-installs them): it skips without them, except in CI (``CI`` set), where it fails.
-With ``TIERSOLVE_SAVE_SCREENSHOT=1`` it also writes the README's picture,
-docs/images/serve.png."""
+The browser tests need Debian's ``chromium`` and ``chromium-driver`` (``.ci/run``
+installs them): they skip without them, except in CI (``CI`` set), where they fail.
+The pictures in docs/images come from ``scripts/serve_screenshots.py``."""
 
 from __future__ import annotations
 
@@ -34,7 +33,6 @@ from conftest import console_examples  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_DOC = ROOT / "docs" / "SERVE.md"
-SCREENSHOT = ROOT / "docs" / "images" / "serve.png"
 #: The address the docs' examples use, replaced by the test server's.
 DOC_ADDRESS = "http://127.0.0.1:8000"
 #: The server, under an audit hook that reports each file it opens on stderr.
@@ -220,6 +218,13 @@ def test_the_page_in_a_browser(server, database, tmp_path):
     def status() -> str:
         return driver.find_element(By.ID, "status").text
 
+    def error() -> str:
+        return driver.find_element(By.ID, "error").text
+
+    def enabled() -> dict[str, bool]:
+        return {name: driver.find_element(By.ID, name).is_enabled()
+                for name in ("undo", "redo", "restart", "best")}
+
     def page() -> dict:
         """What the page shows: moves listed (name -> value class), moves on the board,
         points in the chart, and the URL."""
@@ -258,8 +263,6 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         shot = tmp_path / "serve.png"
         driver.save_screenshot(str(shot))
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
-        if os.environ.get("TIERSOLVE_SAVE_SCREENSHOT"):
-            shutil.copy(shot, SCREENSHOT)
         link = driver.current_url
         # undo, redo, the computer's best move, and the link reopening the game
         driver.find_element(By.ID, "undo").click()
@@ -272,6 +275,113 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         driver.get(link)
         wait.until(lambda d: status().startswith("(x -o- -x- ---)"))
         assert page()["points"] == 3
+        # links the server refuses: the page keeps a good board, says what was wrong
+        # beside it, and disables what cannot act
+        driver.get(server.url + "/?db=ttt_3x3&position=(x garbage)")
+        wait.until(lambda d: error())
+        assert "The link's position cannot be shown: '(x garbage)' has 1 row" in error()
+        assert status().startswith("(x --- --- ---) · x to move: tie in 9")
+        assert len(page()["on board"]) == 9 and page()["points"] == 1
+        assert driver.find_element(By.ID, "game-title").text == "ttt 3x3"
+        assert enabled() == {"undo": False, "redo": False, "restart": True, "best": True}
+        driver.get(server.url + "/?db=ttt_3x3&move=b2&move=zz&move=a1")
+        wait.until(lambda d: error())
+        assert error().startswith("The link's move 2, zz, cannot be played: 'zz' is not a legal move")
+        assert status().startswith("(o --- -x- ---)") and page()["points"] == 2
+        assert "move=b2" in page()["url"] and "zz" not in page()["url"]
+        assert enabled() == {"undo": True, "redo": False, "restart": True, "best": True}
+        driver.find_element(By.ID, "undo").click()  # the game goes on from there
+        wait.until(lambda d: status().startswith("(x --- --- ---)") and not error())
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def pieces_server(database, tmp_path_factory):
+    """A server over two games whose pieces move: Lines of Action 4x4 with 3 pieces
+    a side, and Surakarta 4x4 with 2."""
+    base = tmp_path_factory.mktemp("pieces")
+    (base / "db").mkdir()
+    for game, options in [("loa", {"rows": 4, "cols": 4, "max_pieces": 3}),
+                          ("surakarta", {"size": 4, "max_pieces": 2})]:
+        db = database(game, **options)
+        shutil.copy(db.path, base / "db" / f"{db.game.label()}.h5")
+    running = Server(base / "db", base)
+    yield running
+    if running.process.poll() is None:
+        running.process.kill()
+        running.process.wait()
+
+
+COLOURS = {"win": "#1e9e3a", "tie": "#e2b100", "draw": "#e2b100", "lose": "#c8312b"}
+
+
+@pytest.mark.parametrize("game, options, piece", [
+    ("loa", {"rows": 4, "cols": 4, "max_pieces": 3}, "b4"),
+    ("surakarta", {"size": 4, "max_pieces": 2}, "b4"),  # b4xb2 goes round two loops
+])
+def test_a_pieces_moves_show_when_it_is_clicked_and_a_target_plays_one(
+        pieces_server, database, tmp_path, game, options, piece):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = database(game, **options)
+    moves = db.moves(db.start)
+    of_piece = {m.move: m for m in moves if m.move.startswith(piece)}
+    driver = _browser(tmp_path)
+    wait = WebDriverWait(driver, 60)
+
+    def status() -> str:
+        return driver.find_element(By.ID, "status").text
+
+    def shown() -> dict[str, tuple[str, str]]:
+        """The moves on the board: name -> (colour, label)."""
+        return {m.get_attribute("data-move"): (
+                    m.find_element(By.TAG_NAME, "circle").get_attribute("fill"), m.text)
+                for m in driver.find_elements(By.CSS_SELECTOR, "#board .move-marker")
+                if m.is_displayed()}
+
+    try:
+        driver.get(f"{pieces_server.url}/?db={db.game.label()}")
+        wait.until(lambda d: status().startswith(db.start))
+        # nothing but rings round the pieces that can move, until one is chosen
+        assert shown() == {}
+        rings = {r.get_attribute("data-square")
+                 for r in driver.find_elements(By.CSS_SELECTOR, "#board .source")}
+        assert rings == {re.match(r"[a-z]\d+", m.move)[0] for m in moves}
+        if game == "surakarta":
+            assert len(driver.find_elements(By.CSS_SELECTOR, "#board .board-path")) == 1
+        driver.find_element(By.CSS_SELECTOR, f'#board .source[data-square="{piece}"]').click()
+        wait.until(lambda d: shown())
+        # the piece's moves, each coloured by its value and labelled with its remoteness
+        assert shown() == {name: (COLOURS[m.value], "" if m.remoteness is None else
+                                  str(m.remoteness)) for name, m in of_piece.items()}
+        assert {b.get_attribute("data-move") for b in driver.find_elements(
+            By.CSS_SELECTOR, "#moves button.of-selected")} == set(of_piece)
+        # (a straight way has no width or no height: Selenium calls it hidden)
+        ways = driver.find_elements(By.CSS_SELECTOR, "#board .way.shown")
+        assert {w.get_attribute("data-move") for w in ways} == set(of_piece)
+        assert {w.value_of_css_property("display") for w in ways} == {"inline"}
+        if game == "surakarta":  # the capture goes round the loops: many points
+            capture = driver.find_element(By.CSS_SELECTOR, f'#board .way[data-move="{piece}xb2"]')
+            assert len(capture.get_attribute("points").split()) > 20
+        # pointing at another piece's move in the list shows it on the board
+        other = next(m.move for m in moves if m.move not in of_piece)
+        ActionChains(driver).move_to_element(driver.find_element(
+            By.CSS_SELECTOR, f'#moves button[data-move="{other}"]')).perform()
+        wait.until(lambda d: other in shown())
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "status")).perform()
+        wait.until(lambda d: other not in shown())
+        # clicking a target plays its move
+        best = next(iter(of_piece.values()))
+        driver.find_element(By.CSS_SELECTOR,
+                            f'#board .move-marker[data-move="{best.move}"] circle').click()
+        wait.until(lambda d: status().startswith(best.position))
+        assert f"move={best.move}" in driver.current_url
+        # the other side's turn: no piece chosen, unless it has only one to move
+        if len({re.match(r"[a-z]\d+", m.move)[0] for m in db.moves(best.position)}) > 1:
+            assert shown() == {}
     finally:
         driver.quit()
 

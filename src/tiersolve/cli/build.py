@@ -151,11 +151,15 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     if cluster_error is not None:
         return fail(parser.prog, cluster_error)
     if not args.plan:  # an output that cannot be written is refused before anything else
+        from pathlib import Path
+
         from tiersolve.databases.build import default_output
-        from tiersolve.databases.lifecycle import check_output
+        from tiersolve.databases.lifecycle import check_output, check_work_dir
 
         try:
             check_output(default_output(game, args.out, args.reachable))
+            if args.work_dir is not None:
+                check_work_dir(Path(args.work_dir))
         except BuildRefused as error:
             return fail(parser.prog, str(error))
     if args.reachable:

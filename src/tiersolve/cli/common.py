@@ -14,7 +14,7 @@ import sys
 from typing import Callable
 
 from tiersolve.games import GAMES, game_class, make_game
-from tiersolve.games.base import Option
+from tiersolve.games.base import Option, options_as_flags
 
 EXIT_USAGE = 2
 
@@ -122,9 +122,10 @@ def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
 
 def game_from_args(args: argparse.Namespace):
     """The Game the parsed ``GAME --option ...`` arguments describe (a ValueError, one
-    line, if the options do not make a game)."""
+    line, naming the options as flags, if they do not make a game)."""
     cls = game_class(args.game)
-    return make_game(args.game, **{o.name: getattr(args, o.name) for o in cls.options_spec})
+    with options_as_flags():
+        return make_game(args.game, **{o.name: getattr(args, o.name) for o in cls.options_spec})
 
 
 
@@ -157,9 +158,11 @@ def print_or_discard(text: str) -> None:
 
 def run(main: Callable[[], int]) -> int:
     """Run a command's ``main``: a reader that stops early (``| head -1``) ends it
-    quietly with ``EXIT_READER_GONE``, and a Ctrl-C ends it without a traceback."""
+    quietly with ``EXIT_READER_GONE``, and a Ctrl-C ends it without a traceback. Its
+    messages name a game's options as flags (``--max-pieces 4``)."""
     try:
-        code = main()
+        with options_as_flags():
+            code = main()
         sys.stdout.flush()
         return code
     except BrokenPipeError:

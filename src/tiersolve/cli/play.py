@@ -3,8 +3,9 @@
 The board is drawn with coordinates; every legal move is listed by name, best first,
 with its value for the player who makes it (green win, yellow tie or draw, red
 lose, as GamesmanUni colours them). Type a move's name, or ``undo``, ``hint``,
-``value``, ``moves``, ``restart``, ``quit``. Input may be piped, so a script can play
-a whole game::
+``value``, ``moves``, ``restart``, ``quit``, ``help``. A game that ends leaves the
+session open for ``undo`` and ``restart`` until ``quit`` (or the end of input). Input
+may be piped, so a script can play a whole game::
 
     printf 'b2\\nquit\\n' | tiersolve play ttt --rows 3 --cols 3 --build
 
@@ -32,10 +33,14 @@ from tiersolve.cli.common import (
 from tiersolve.games import GAMES, game_class
 from tiersolve.games.board import board_lines
 
-COMMANDS = ("undo", "hint", "value", "moves", "restart", "quit")
+COMMANDS = ("undo", "hint", "value", "moves", "restart", "quit", "help")
 COLOURS = {"win": "32", "tie": "33", "draw": "33", "lose": "31"}  # ANSI green, yellow, red
 HELP = ("Type a move's name, or: undo (take back your last move), hint (the best move), "
-        "value (of the position), moves (list them again), restart, quit.")
+        "value (of the position), moves (list them again), restart, quit, help (this list).")
+#: What play says once a game has ended: the session stays open for these.
+AFTER_THE_END = "Type undo (take back the last move), restart (a new game), or quit."
+#: The prompt once a game has ended (no one is to move).
+OVER_PROMPT = "game over> "
 #: The history search's limits in play, per position: short, as a player waits for it
 #: (``query --history`` searches longer). A move it cannot settle keeps the position
 #: game's value, marked as such.
@@ -234,15 +239,17 @@ class Session:
             return True
         return False
 
-    def undo(self) -> None:
-        """Take back moves until it is a human's turn again, before their last move."""
+    def undo(self) -> bool:
+        """Take back moves until it is a human's turn again, before their last move;
+        False if there was nothing to take back."""
         if self.computer == "both" or len(self.history) == 1:
             self.say("nothing to undo")
-            return
+            return False
         self._take_back()
         while len(self.history) > 1 and self.computer_moves():
             self._take_back()
         self.say("undone")
+        return True
 
     def _take_back(self) -> None:
         self.history.pop()
@@ -254,13 +261,17 @@ class Session:
 
 
 def run_session(session: Session, lines: TextIO) -> int:
-    """The play loop; returns the exit code (0 at the end, at quit, or at end of input)."""
+    """The play loop; returns the exit code (0 at quit or at end of input). A game
+    that ends leaves the session open, for the undo and restart it offers, until
+    quit."""
     session.say(HELP)
     shown = False
+    over = False
     while True:
-        if session.over():
-            return 0
-        if session.computer_moves():
+        if not over and session.over():
+            over = True
+            session.say(AFTER_THE_END)
+        if not over and session.computer_moves():
             choice = session.choose()
             if not shown:
                 session.show()
@@ -269,11 +280,11 @@ def run_session(session: Session, lines: TextIO) -> int:
             session.play(choice)
             shown = False
             continue
-        if not shown:
+        if not (over or shown):
             session.show()
             session.list_moves()
             shown = True
-        session.out.write(f"{session.player()}> ")
+        session.out.write(OVER_PROMPT if over else f"{session.player()}> ")
         session.out.flush()
         line = lines.readline()
         if not line:  # end of input: quit quietly
@@ -288,7 +299,16 @@ def run_session(session: Session, lines: TextIO) -> int:
         if command in ("quit", "exit", "q"):
             return 0
         if command == "help":
-            session.say(HELP)
+            session.say(AFTER_THE_END if over else HELP)
+        elif command == "undo":
+            if session.undo():
+                over = shown = False
+        elif command == "restart":
+            session.restart()
+            session.say("restarted")
+            over = shown = False
+        elif over:
+            session.say(f"the game is over. {AFTER_THE_END}")
         elif command == "moves":
             session.list_moves()
         elif command == "value":
@@ -297,13 +317,6 @@ def run_session(session: Session, lines: TextIO) -> int:
             best = session.choices()[0]
             session.say(f"hint: {best.move} "
                         f"({session.describe(best.value, best.remoteness, best.note)})")
-        elif command == "undo":
-            session.undo()
-            shown = False
-        elif command == "restart":
-            session.restart()
-            session.say("restarted")
-            shown = False
         else:
             chosen = [c for c in session.choices() if c.move.lower() == command]
             if not chosen:
@@ -353,9 +366,13 @@ def play_parser(prog: str = "play") -> argparse.ArgumentParser:
 
 
 def _ask(question: str, lines: TextIO, out: TextIO) -> bool:
+    """Ask a yes-or-no question; only "y" or "yes" is yes."""
     out.write(question)
     out.flush()
-    return lines.readline().strip().lower() in ("y", "yes")
+    answer = lines.readline()
+    if not answer:  # end of input (Ctrl-D): end the question's line, so what follows has its own
+        out.write("\n")
+    return answer.strip().lower() in ("y", "yes")
 
 
 def play_main(argv: Sequence[str] | None = None, prog: str = "play",

@@ -63,8 +63,13 @@ STATIC_FILES = {"index.html": "text/html; charset=utf-8",
                 "style.css": "text/css; charset=utf-8"}
 #: Marker colours on the board, by the value for the player who moves (as play's).
 MOVE_COLOURS = {"win": "#1e9e3a", "tie": "#e2b100", "draw": "#e2b100", "lose": "#c8312b"}
-#: A square's name inside a move's name (``b4xb3``, ``a4-a5``, ``b2 right to d2``).
-SQUARE = re.compile(r"([a-z])(\d+)")
+#: Pousse's push arrows: the direction into the board from each edge (rows, columns),
+#: how far outside the entry square the arrow lies, its outline (along, across; in
+#: cells) and the room left round the board for it.
+PUSH_DIRECTIONS = {"L": (0, 1), "R": (0, -1), "T": (1, 0), "B": (-1, 0)}
+PUSH_DISTANCE = 0.9
+PUSH_ARROW = ((-0.32, -0.3), (0.1, -0.3), (0.34, 0.0), (0.1, 0.3), (-0.32, 0.3))
+PUSH_ROOM = 0.8
 
 
 class ServeError(Exception):
@@ -81,7 +86,7 @@ def find_databases(files: Sequence[str], directory: str | None) -> dict[str, Pat
     """Database files by name (file stem): the ``files`` given, else every ``*.h5`` in
     ``directory``. A file in the folder that is a symbolic link to somewhere outside
     it is left out (the folder is what is served). ValueError (one line) for a file
-    that is not there, two files with one stem, or nothing to serve.
+    that is not there (or is a folder), two files with one stem, or nothing to serve.
 
     >>> find_databases([], "/no/such/folder")
     Traceback (most recent call last):
@@ -92,6 +97,9 @@ def find_databases(files: Sequence[str], directory: str | None) -> dict[str, Pat
     if files:
         paths = [Path(f) for f in files]
         for path in paths:
+            if path.is_dir():  # as query says it, and the option that serves a folder
+                raise ValueError(f"{path} is a folder, not a database file; serve the "
+                                 f"databases in it with --dir {path}")
             if not path.is_file():
                 raise ValueError(f"no such database file: {path}")
     else:
@@ -262,79 +270,162 @@ def batch_answer(served: Served, positions: Any) -> dict[str, Any]:
 
 
 # -- the page's view of a game ---------------------------------------------------------
-def _move_cells(game, move: str) -> list[tuple[int, int]]:
-    """The board cells a move's name names, in order (none for Pousse's ``L 2``)."""
-    try:
-        rows, cols = game.board_shape()
-    except KeyError:
-        return []
-    from tiersolve.games.base import parse_square
+def move_shape(game, sketch) -> dict[str, Any] | None:
+    """A move's ``shape`` in the view's JSON (docs/SERVE.md): its ``MoveSketch``
+    with squares named as in the notation."""
+    from tiersolve.games.base import MOVE, PUSH, square_name
 
-    cells = []
-    for letter, number in SQUARE.findall(move):
-        try:
-            cells.append(parse_square(letter + number, rows, cols))
-        except ValueError:
-            return []
-    return cells
+    if sketch is None:
+        return None
+    rows = game.board_shape()[0]
+    squares = [square_name(row, col, rows) for row, col in sketch.cells]
+    if sketch.kind == MOVE:
+        path = sketch.path or sketch.cells
+        return {"kind": MOVE, "from": squares[0], "to": squares[-1],
+                "path": [[row, col] for row, col in path]}
+    if sketch.kind == PUSH:
+        return {"kind": PUSH, "side": sketch.side, "squares": squares}
+    return {"kind": sketch.kind, "squares": squares}
 
 
-def _marker(game, position: str, choice: dict[str, Any]) -> str:
-    """SVG of one move on the board, coloured by its value for its player: a disc
-    with the remoteness on the square it names; a bar over two empty squares (a
-    domino); an arrow from one square to another (a piece moving)."""
+def _points(path, room: float) -> str:
+    """An SVG ``points`` list of (row, column) points of a board drawn with ``room``."""
+    from tiersolve.games.board import board_point, number
+
+    return " ".join(f"{number(x)},{number(y)}" for x, y in
+                    (board_point(row, col, room) for row, col in path))
+
+
+def _trimmed(path, length: float) -> list[tuple[float, float]]:
+    """The path without its first ``length`` (cell units): a move's line starts at
+    its piece's rim, not over the piece."""
+    import math
+
+    points = [tuple(map(float, point)) for point in path]
+    while len(points) > 1:
+        (r1, c1), (r2, c2) = points[0], points[1]
+        step = math.hypot(r2 - r1, c2 - c1)
+        if step > length:
+            points[0] = (r1 + (r2 - r1) * length / step, c1 + (c2 - c1) * length / step)
+            break
+        length -= step
+        points.pop(0)
+    return points
+
+
+def _marker(choice: dict[str, Any], sketch, room: float) -> str:
+    """SVG of one move on the board, coloured by its value for its player and
+    labelled with its remoteness: a disc on the square a piece is placed on; a bar
+    over a domino's two squares; for a piece that moves, a disc on its target (and
+    ``_way`` to it), shown when its piece is chosen (``data-from``); for a push, an
+    arrow at the board's edge."""
     from html import escape
 
-    from tiersolve.games.board import BOARD_CELL, EMPTY, cell_centre
+    from tiersolve.games.base import MOVE, PLACE, PUSH
+    from tiersolve.games.board import BOARD_CELL, board_point, number
 
-    cells = _move_cells(game, choice["move"])
-    if not 1 <= len(cells) <= 2:
-        return ""
     colour = MOVE_COLOURS.get(choice["value"], "#888")
     remoteness = "" if choice["remoteness"] is None else str(choice["remoteness"])
+    shape = choice["shape"]
     title = f"<title>{escape(choice['move'])}: {escape(choice['value'])}" \
             f"{' in ' + remoteness if remoteness else ''}</title>"
-    attributes = f'class="move-marker" data-move="{escape(choice["move"], quote=True)}"'
-    points = [cell_centre(r, c) for r, c in cells]
-    if len(cells) == 1:
-        (x, y), = points
-        return (f'<g {attributes}>{title}<circle cx="{x}" cy="{y}" r="{BOARD_CELL * 0.3:.1f}" '
-                f'fill="{colour}" fill-opacity="0.85" stroke="#fff"/>'
-                f'<text x="{x}" y="{y + 4}" font-size="12" text-anchor="middle" fill="#fff">'
-                f"{remoteness}</text></g>")
-    (x1, y1), (x2, y2) = points
-    grid = game.grid(game.parse(position)) or []
-    (r1, c1) = cells[0]
-    if grid and grid[r1][c1] == EMPTY:  # nothing moves from there: a piece is placed on both
-        # shortened at both ends, so that dominoes in a line show as separate bars
-        dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
-        x1, y1, x2, y2 = round(x1 + dx), round(y1 + dy), round(x2 - dx), round(y2 - dy)
-        return (f'<g {attributes}>{title}<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                f'stroke="{colour}" stroke-opacity="0.85" stroke-width="{BOARD_CELL * 0.28:.0f}" '
-                f'stroke-linecap="round"/></g>')
-    value = choice["value"] if choice["value"] in MOVE_COLOURS else "draw"
-    return (f'<g {attributes}>{title}<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-            f'stroke="{colour}" stroke-opacity="0.85" stroke-width="5" '
-            f'marker-end="url(#head-{value})"/></g>')
+    attributes = f'class="move-marker" data-move="{escape(choice["move"], quote=True)}" ' \
+                 f'data-kind="{sketch.kind}"'
+    if sketch.kind == MOVE:
+        attributes += f' data-from="{shape["from"]}" data-to="{shape["to"]}"'
+    cells = sketch.cells
+
+    def label(x: float, y: float) -> str:
+        return (f'<text x="{number(x)}" y="{number(y + 4.5)}" font-size="13" font-weight="600" '
+                f'text-anchor="middle" fill="#fff">{remoteness}</text>')
+
+    def disc(row: float, col: float) -> str:
+        x, y = board_point(row, col, room)
+        return (f'<circle cx="{number(x)}" cy="{number(y)}" r="{BOARD_CELL * 0.3:.1f}" '
+                f'fill="{colour}" fill-opacity="0.9" stroke="#fff" stroke-width="1.5"/>'
+                + label(x, y))
+
+    if sketch.kind == PLACE and len(cells) == 1:
+        return f"<g {attributes}>{title}{disc(*cells[0])}</g>"
+    if sketch.kind == PLACE:  # a domino: a bar, shortened so that dominoes in a line show apart
+        (r1, c1), (r2, c2) = cells[0], cells[-1]
+        ends = [(r1 + (r2 - r1) * 0.2, c1 + (c2 - c1) * 0.2),
+                (r2 - (r2 - r1) * 0.2, c2 - (c2 - c1) * 0.2)]
+        x, y = board_point((r1 + r2) / 2, (c1 + c2) / 2, room)
+        return (f'<g {attributes}>{title}<polyline points="{_points(ends, room)}" '
+                f'stroke="{colour}" stroke-opacity="0.9" stroke-width="{BOARD_CELL * 0.4:.0f}" '
+                f'stroke-linecap="round"/>{label(x, y)}</g>')
+    if sketch.kind == MOVE:
+        return f"<g {attributes}>{title}{disc(*cells[-1])}</g>"
+    if sketch.kind == PUSH:
+        # a five-sided arrow just outside the entry square, pointing into the board
+        dr, dc = PUSH_DIRECTIONS[sketch.side]
+        row, col = cells[0][0] - PUSH_DISTANCE * dr, cells[0][1] - PUSH_DISTANCE * dc
+        outline = [(row + u * dr + v * dc, col + u * dc + v * dr) for u, v in PUSH_ARROW]
+        x, y = board_point(row, col, room)
+        return (f'<g {attributes}>{title}<polygon points="{_points(outline, room)}" '
+                f'fill="{colour}" fill-opacity="0.9" stroke="#fff" stroke-width="1.5"/>'
+                f"{label(x, y)}</g>")
+    return ""
+
+
+def _way(choice: dict[str, Any], sketch, room: float) -> str:
+    """SVG of the way a piece moves (round Surakarta's loops), from its rim to its
+    target, in its move's colour: drawn under every move's disc, so that a way that
+    passes another target hides none."""
+    from html import escape
+
+    way = _trimmed(sketch.path or sketch.cells, 0.38)
+    return (f'<polyline class="way" data-move="{escape(choice["move"], quote=True)}" '
+            f'data-from="{choice["shape"]["from"]}" points="{_points(way, room)}" fill="none" '
+            f'stroke="{MOVE_COLOURS.get(choice["value"], "#888")}" stroke-opacity="0.9" '
+            'stroke-width="5" stroke-linecap="round" stroke-linejoin="round"/>')
+
+
+def _sources(choices: list[dict[str, Any]], sketches, room: float) -> str:
+    """SVG of a ring round each piece that can move: clicked, it shows that piece's
+    moves (the page's script)."""
+    from tiersolve.games.base import MOVE
+    from tiersolve.games.board import BOARD_CELL, board_point, number
+
+    rings = {}
+    for choice, sketch in zip(choices, sketches):
+        if sketch is not None and sketch.kind == MOVE and choice["shape"]["from"] not in rings:
+            x, y = board_point(*sketch.cells[0], room)
+            rings[choice["shape"]["from"]] = (
+                f'<circle class="source" data-square="{choice["shape"]["from"]}" '
+                f'cx="{number(x)}" cy="{number(y)}" r="{BOARD_CELL * 0.45:.1f}" fill="#fff" '
+                'fill-opacity="0" stroke="#1d5fa8" stroke-width="2" stroke-dasharray="5 3"/>')
+    return "".join(rings.values())
 
 
 def board_with_moves(game, position: str, caption: str, choices: list[dict[str, Any]]) -> str:
-    """``board_svg`` of the position with every move it can show drawn on it."""
-    from tiersolve.games.board import board_svg
+    """``board_svg`` of the position with its moves drawn on it (``_marker``), worst
+    first so that the best lie on top. Sets each choice's ``shape`` (where it is on
+    the board, or None) and ``on_board``."""
+    from tiersolve.games.base import MOVE, PUSH
+    from tiersolve.games.board import board_room, board_svg
 
-    svg = board_svg(game, position, caption)
+    state = game.parse(position)
+    sketches = [game.move_sketch(state, choice["move"]) for choice in choices]
+    room = board_room(game)
+    if any(sketch is not None and sketch.kind == PUSH for sketch in sketches):
+        room = max(room, PUSH_ROOM)
+    svg = board_svg(game, position, caption, room=room)
     # a viewBox lets the page scale the picture to its room
     size = re.match(r'<svg xmlns="[^"]+" width="(\d+)" height="(\d+)"', svg)
     if size:
-        svg = svg.replace(">", f' viewBox="0 0 {size[1]} {size[2]}">', 1)
-    markers = [_marker(game, position, choice) for choice in choices]
-    for choice, marker in zip(choices, markers):
-        choice["on_board"] = bool(marker)
-    heads = "".join(
-        f'<marker id="head-{value}" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
-        f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
-        for value, colour in MOVE_COLOURS.items())
-    return svg[:-len("</svg>")] + f"<defs>{heads}</defs>" + "".join(markers) + "</svg>"
+        svg = svg.replace(">", f' viewBox="0 0 {size[1]} {size[2]}" '
+                               'preserveAspectRatio="xMinYMin meet">', 1)
+    markers, ways = [], []
+    for choice, sketch in zip(choices, sketches):
+        choice["shape"] = move_shape(game, sketch)
+        markers.append(_marker(choice, sketch, room) if sketch is not None else "")
+        choice["on_board"] = bool(markers[-1])
+        if sketch is not None and sketch.kind == MOVE:
+            ways.append(_way(choice, sketch, room))
+    return svg[:-len("</svg>")] + _sources(choices, sketches, room) + \
+        "".join(reversed(ways)) + "".join(reversed(markers)) + "</svg>"
 
 
 def _turn(position: str) -> str:
@@ -414,7 +505,18 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
         answer["over"] = not answer["choices"]
     # No caption: the page's status line says who is to move and the value, once.
     answer["svg"] = board_with_moves(game, current["position"], "", answer["choices"])
+    answer["board"] = _board(game, current["position"])
     return answer
+
+
+def _board(game, position: str) -> dict[str, Any] | None:
+    """The view's ``board``: its size and the lines drawn on it (Surakarta's circuits,
+    as (row, column) points), or None for a game without one."""
+    grid = game.grid(game.parse(position))
+    if grid is None:
+        return None
+    return {"rows": len(grid), "cols": len(grid[0]),
+            "paths": [[[row, col] for row, col in path] for path in game.board_paths()]}
 
 
 # -- the application --------------------------------------------------------------------
@@ -568,6 +670,21 @@ def app_from_environment():
 
 
 # -- the command --------------------------------------------------------------------------
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535.
+
+    >>> port_number("8080")
+    8080
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535 (0: any free port), got {value}")
+    return value
+
+
 def serve_parser(prog: str = "serve") -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog=prog,
@@ -586,7 +703,7 @@ def serve_parser(prog: str = "serve") -> argparse.ArgumentParser:
                              "where builds write them, else db/)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=whole_number(0), default=8000,
+    parser.add_argument("--port", type=port_number, default=8000,
                         help="the port (default 8000; 0: any free port)")
     parser.add_argument("--workers", type=whole_number(1), default=1, metavar="N",
                         help="worker processes, each with the databases open (default 1)")
@@ -628,14 +745,45 @@ def serve_main(argv: Sequence[str] | None = None, prog: str = "serve") -> int:
         print(f"would serve {len(served)} database{'s' if len(served) != 1 else ''} at "
               f"http://{host}:{args.port}/")
         return 0
-    return _run(served, paths, args, host)
+    return _run(served, paths, args, host, parser.prog)
 
 
-def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str) -> int:
-    """Serve until Ctrl-C (or SIGTERM); prints the address once it listens."""
+def _listen(host: str, port: int):
+    """A socket listening on ``host:port``; ValueError, one line saying why, if the
+    address cannot be had (in use, not this machine's, a host that is no address)."""
+    import errno
+    import socket
+
+    try:
+        return socket.create_server((host, port),
+                                    family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as error:
+        # create_server adds "(while attempting to bind on address ...)": said already
+        reason = (error.strerror or str(error)).split(" (while attempting")[0].lower()
+        advice = {errno.EADDRINUSE: "; another program listens there: choose another --port "
+                                    "(0: any free one)",
+                  errno.EADDRNOTAVAIL: "; --host must be an address of this machine "
+                                       "(127.0.0.1, or 0.0.0.0 for all of them)"}
+        raise ValueError(f"cannot listen on {host}:{port}: {reason}"
+                         f"{advice.get(error.errno, '')}") from None
+
+
+def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str,
+         prog: str = "tiersolve serve") -> int:
+    """Serve until Ctrl-C (or SIGTERM); prints the address once it listens. An
+    address that cannot be listened on is a mistake: one line, exit code 2."""
     import uvicorn
 
+    try:  # bound here, so that the address printed is the real one (--port 0)
+        listening = _listen(args.host, args.port)
+    except ValueError as error:
+        for item in served.values():
+            item.db.close()
+        return fail(prog, str(error))
     if args.workers > 1:
+        # uvicorn binds the address again for its workers; tried above, so that a
+        # mistake is one line here rather than its log line and exit code 3
+        listening.close()
         for item in served.values():  # each worker opens its own
             item.db.close()
         os.environ[SERVED_FILES_VARIABLE] = json.dumps(
@@ -646,17 +794,6 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str) -> 
                     port=args.port, workers=args.workers, log_level="warning",
                     access_log=False)
         return 0
-    import socket
-
-    try:  # bound here, so that the address printed is the real one (--port 0)
-        listening = socket.create_server((args.host, args.port),
-                                         family=socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-    except OSError as error:
-        for item in served.values():
-            item.db.close()
-        print(f"tiersolve serve: error: cannot listen on {args.host}:{args.port}: "
-              f"{error.strerror or error}", file=sys.stderr)
-        return 1
     port = listening.getsockname()[1]
     config = uvicorn.Config(create_app(served, args.cache), log_level="warning",
                             access_log=False)

@@ -1,8 +1,12 @@
 // The page of `tiersolve serve`: one game at a time, drawn by the server
 // (GET /api/NAME/view); the game so far lives in the URL, so a link reopens it.
+// The server draws every move on the board; this script only chooses which to show:
+// a piece's moves once it is clicked, one move while the list points at it.
 "use strict";
 
-const state = { databases: [], name: null, start: null, moves: [], redo: [], view: null };
+// game: what is shown (name, start, moves, redo, and its view from the server);
+// selected: the square of the piece whose moves are shown, or null.
+const state = { databases: [], game: null, selected: null };
 const COLOURS = { win: "#1e9e3a", tie: "#e2b100", draw: "#e2b100", lose: "#c8312b" };
 const $ = (id) => document.getElementById(id);
 
@@ -18,52 +22,135 @@ function showError(message) {
 
 async function getJSON(url) {
   const response = await fetch(url);
-  const body = await response.json();
+  let body;
+  try {
+    body = await response.json();
+  } catch (error) {
+    throw new Error(`HTTP ${response.status}: the server's answer is not JSON`);
+  }
   if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
   return body;
 }
 
-function database() {
-  return state.databases.find((d) => d.name === state.name);
+function database(name) {
+  return state.databases.find((d) => d.name === name);
+}
+
+function fetchView(game) {
+  const params = new URLSearchParams();
+  if (game.start) params.set("start", game.start);
+  for (const move of game.moves) params.append("move", move);
+  return getJSON(`/api/${encodeURIComponent(game.name)}/view?${params}`);
+}
+
+// Shows `game` ({name, start, moves, redo}) if the server can, and returns true;
+// otherwise keeps the game shown (the last good one), says why beside it, and
+// returns false. With `quietly`, the error line is left alone and a refusal is
+// returned as its message: the caller says what went wrong once, at the end, and
+// the line never flickers empty in between.
+async function go(game, quietly = false) {
+  let view;
+  try {
+    view = await fetchView(game);
+  } catch (error) {
+    if (!quietly) showError(error.message);
+    if (state.game) $("database").value = state.game.name;
+    drawControls();
+    return quietly ? error.message : false;
+  }
+  if (!quietly) showError("");
+  state.game = { ...game, view };
+  state.selected = null;
+  draw();
+  return true;
 }
 
 function writeURL() {
+  const game = state.game;
   const params = new URLSearchParams();
-  params.set("db", state.name);
-  if (state.start && state.start !== database().start) params.set("start", state.start);
-  for (const move of state.moves) params.append("move", move);
-  if (state.view) params.set("position", state.view.position);
+  params.set("db", game.name);
+  if (game.start && game.start !== database(game.name).start) params.set("start", game.start);
+  for (const move of game.moves) params.append("move", move);
+  params.set("position", game.view.position);
   const url = `${location.pathname}?${params}`;
   if (url !== location.pathname + location.search) history.replaceState(null, "", url);
 }
 
-async function render() {
-  const params = new URLSearchParams();
-  if (state.start) params.set("start", state.start);
-  for (const move of state.moves) params.append("move", move);
-  let view;
-  try {
-    view = await getJSON(`/api/${encodeURIComponent(state.name)}/view?${params}`);
-  } catch (error) {
-    showError(error.message);
-    return;
-  }
-  showError("");
-  state.view = view;
+function draw() {
+  const view = state.game.view;
   $("game-title").textContent = view.game;
-  $("board").innerHTML = view.svg;
-  const picture = $("board").querySelector("svg");  // half as large again, not more
-  picture.style.width = `${Math.round(1.5 * picture.width.baseVal.value)}px`;
-  for (const marker of $("board").querySelectorAll(".move-marker")) {
-    marker.addEventListener("click", () => play(marker.dataset.move));
+  $("database").value = state.game.name;
+  const board = $("board");
+  board.innerHTML = view.svg;
+  board.classList.toggle("text", !view.board);
+  const picture = board.querySelector("svg");
+  const frame = picture.viewBox.baseVal;
+  document.querySelector("main").style.setProperty(
+    "--aspect", view.board && frame && frame.height ? frame.width / frame.height : 1);
+  picture.addEventListener("click", () => select(null));
+  for (const marker of board.querySelectorAll(".move-marker")) {
+    marker.addEventListener("click", (event) => { event.stopPropagation(); play(marker.dataset.move); });
+    marker.addEventListener("mouseenter", () => listButton(marker.dataset.move)?.classList.add("hover"));
+    marker.addEventListener("mouseleave", () => listButton(marker.dataset.move)?.classList.remove("hover"));
+  }
+  const sources = board.querySelectorAll(".source");
+  for (const source of sources) {
+    source.addEventListener("click", (event) => {
+      event.stopPropagation();
+      select(state.selected === source.dataset.square ? null : source.dataset.square);
+    });
   }
   drawMoves(view);
   drawStatus(view);
   drawChart(view.trail);
-  $("undo").disabled = state.moves.length === 0;
-  $("redo").disabled = state.redo.length === 0;
-  $("best").disabled = view.over;
+  drawControls();
+  $("hint").textContent = sources.length
+    ? "Click a ringed piece to see its moves, then a disc to play one."
+    : view.choices.some((c) => c.on_board) ? "Click a move on the board or in the list to play it." : "";
+  if (sources.length === 1) select(sources[0].dataset.square);  // one piece to move: show its moves
   writeURL();
+}
+
+// Shows the moves of the piece on `square` (null: none), on the board and in the list.
+function select(square) {
+  state.selected = square;
+  const board = $("board");
+  for (const source of board.querySelectorAll(".source")) {
+    source.classList.toggle("selected", source.dataset.square === square);
+  }
+  for (const marker of board.querySelectorAll('.move-marker[data-kind="move"], .way')) {
+    marker.classList.toggle("shown", marker.dataset.from === square);
+  }
+  for (const button of $("moves").querySelectorAll("button.move")) {
+    button.classList.toggle("of-selected", square !== null && button.dataset.from === square);
+  }
+  $("moves").classList.toggle("filtered", square !== null);
+}
+
+// Shows one move on the board while the list points at it.
+function preview(move, on) {
+  const board = $("board");
+  const marker = board.querySelector(`.move-marker[data-move="${CSS.escape(move)}"]`);
+  if (!marker) return;
+  if (on) marker.parentNode.append(marker);  // on top of the others
+  marker.classList.toggle("preview", on);
+  board.querySelector(`.way[data-move="${CSS.escape(move)}"]`)?.classList.toggle("preview", on);
+  if (marker.dataset.from) {
+    board.querySelector(`.source[data-square="${CSS.escape(marker.dataset.from)}"]`)
+      ?.classList.toggle("preview", on);
+  }
+}
+
+function listButton(move) {
+  return $("moves").querySelector(`button.move[data-move="${CSS.escape(move)}"]`);
+}
+
+function drawControls() {
+  const game = state.game;
+  $("undo").disabled = !game || game.moves.length === 0;
+  $("redo").disabled = !game || game.redo.length === 0;
+  $("best").disabled = !game || game.view.over;
+  $("restart").disabled = !state.databases.length;
 }
 
 function drawStatus(view) {
@@ -77,6 +164,7 @@ function drawStatus(view) {
 function drawMoves(view) {
   const list = $("moves");
   list.replaceChildren();
+  list.classList.remove("filtered");
   if (view.over) {
     const item = document.createElement("li");
     item.textContent = "no moves: the game is over";
@@ -88,12 +176,16 @@ function drawMoves(view) {
     button.type = "button";
     button.className = `move ${choice.value}`;
     button.dataset.move = choice.move;
+    if (choice.shape && choice.shape.from) button.dataset.from = choice.shape.from;
     button.textContent = `${choice.move}: ${valueText(choice.value, choice.remoteness)}` +
       (choice.moves_again ? " (moves again)" : "");
     button.title = `leads to ${choice.position}`;
     button.addEventListener("click", () => play(choice.move));
+    for (const [event, on] of [["mouseenter", true], ["mouseleave", false], ["focus", true], ["blur", false]]) {
+      button.addEventListener(event, () => preview(choice.move, on));
+    }
     item.append(button);
-    if (choice.note) {
+    if (choice.note && choice.note !== view.note) {  // the status line says the view's note once
       const note = document.createElement("span");
       note.className = "note";
       note.textContent = ` ${choice.note}`;
@@ -108,13 +200,16 @@ function drawMoves(view) {
 // the player to move there, as GamesmanUni's visual value history.
 function drawChart(trail) {
   const NS = "http://www.w3.org/2000/svg";
-  const width = Math.max(480, 40 + 28 * trail.length), height = 220;
-  const left = 40, right = 16, top = 18, bottom = 32;
+  const width = Math.max(300, $("chart").clientWidth - 2 || 480), height = 200;
+  // top leaves room above the highest point for the axis's title, inset keeps the
+  // first point off the axis and its labels
+  const left = 40, right = 16, top = 30, bottom = 32, inset = 10;
   const known = trail.map((p) => p.remoteness).filter((r) => r !== null);
   const highest = Math.max(1, ...known);
   const hasDraw = trail.some((p) => p.remoteness === null);
   const rows = highest + (hasDraw ? 1 : 0);
-  const x = (i) => left + (trail.length === 1 ? 0 : i * (width - left - right) / (trail.length - 1));
+  const x = (i) => left + inset +
+    (trail.length === 1 ? 0 : i * (width - left - inset - right) / (trail.length - 1));
   const y = (r) => top + (rows - (r === null ? rows : r)) * (height - top - bottom) / rows;
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("width", width);
@@ -133,11 +228,13 @@ function drawChart(trail) {
   add("text", { x: left - 6, y: y(highest) + 4, "text-anchor": "end" }, String(highest));
   if (hasDraw) add("text", { x: left - 6, y: y(null) + 4, "text-anchor": "end" }, "draw");
   add("text", { x: (left + width) / 2, y: height - 4, "text-anchor": "middle" }, "moves played");
-  add("text", { x: left + 6, y: 12 }, "remoteness");
+  add("text", { x: 6, y: 13, class: "chart-title" }, "remoteness");
   if (trail.length > 1) {
     add("polyline", { points: trail.map((p, i) => `${x(i)},${y(p.remoteness)}`).join(" "),
                       fill: "none", stroke: "#bbb", "stroke-width": 2 });
   }
+  // a number under every point, or every second, third... where they would crowd
+  const every = Math.ceil(trail.length / Math.max(1, Math.floor((width - left - inset - right) / 22)));
   trail.forEach((p, i) => {
     const point = add("circle", { cx: x(i), cy: y(p.remoteness), r: 6, class: "chart-point",
                                   fill: COLOURS[p.value] || "#888", stroke: "#333" });
@@ -145,33 +242,69 @@ function drawChart(trail) {
     title.textContent = `${i === 0 ? "start" : `after ${p.move}`}: ${p.position}, ` +
       `${valueText(p.value, p.remoteness)} for ${p.turn} to move`;
     point.append(title);
-    if (trail.length <= 40) add("text", { x: x(i), y: height - 18, "text-anchor": "middle" }, String(i));
+    if (i % every === 0) add("text", { x: x(i), y: height - 18, "text-anchor": "middle" }, String(i));
   });
   $("chart").replaceChildren(svg);
 }
 
 function play(move) {
-  state.moves.push(move);
-  state.redo = [];
-  render();
+  const game = state.game;
+  return go({ ...game, moves: [...game.moves, move], redo: [] });
 }
 
-function choose(name, start, moves) {
-  state.name = name;
-  state.start = start || database().start;
-  state.moves = moves || [];
-  state.redo = [];
-  $("database").value = name;
-  return render();
+function choose(name) {
+  return go({ name, start: database(name).start, moves: [], redo: [] });
+}
+
+// The longest start of `moves` the server accepts from `start` (a link's moves may
+// be wrong from any of them on): a binary search, as every prefix of a good game is good.
+async function goodPrefix(name, start, moves) {
+  let good = 0, bad = moves.length;
+  let reason = "";
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    try {
+      await fetchView({ name, start, moves: moves.slice(0, middle) });
+      good = middle;
+    } catch (error) {
+      bad = middle;
+      reason = error.message;
+    }
+  }
+  return { good, reason };
+}
+
+// Opens the game a link names. A link the server refuses (a malformed position, an
+// illegal move) shows the longest good part of it, and says what was wrong.
+async function open(name, start, moves, linkError) {
+  const first = { name, start: start || database(name).start, moves, redo: [] };
+  const refused = await go(first, true);
+  if (refused === true) {
+    showError(linkError || "");
+    return;
+  }
+  const sentence = (text) => text.replace(/\.?$/, ".");
+  if (moves.length && await go({ ...first, moves: [] }, true) === true) {
+    const { good, reason } = await goodPrefix(name, first.start, moves);
+    if (good) await go({ ...first, moves: moves.slice(0, good) }, true);
+    showError(`The link's move ${good + 1}, ${moves[good]}, cannot be played: ` +
+              `${sentence(reason || refused)} Showing the game before it.`);
+  } else if (first.start !== database(name).start && await choose(name)) {
+    showError(`The link's position cannot be shown: ${sentence(refused)} Showing the start instead.`);
+  } else {
+    showError(refused);
+  }
 }
 
 async function main() {
+  drawControls();
   try {
     state.databases = (await getJSON("/api/databases")).databases;
   } catch (error) {
     showError(error.message);
     return;
   }
+  drawControls();
   const select = $("database");
   for (const d of state.databases) {
     const option = document.createElement("option");
@@ -185,22 +318,41 @@ async function main() {
   }
   select.addEventListener("change", () => choose(select.value));
   $("undo").addEventListener("click", () => {
-    if (state.moves.length) { state.redo.push(state.moves.pop()); render(); }
+    const game = state.game;
+    if (game && game.moves.length) {
+      go({ ...game, moves: game.moves.slice(0, -1), redo: [...game.redo, game.moves.at(-1)] });
+    }
   });
   $("redo").addEventListener("click", () => {
-    if (state.redo.length) { state.moves.push(state.redo.pop()); render(); }
+    const game = state.game;
+    if (game && game.redo.length) {
+      go({ ...game, moves: [...game.moves, game.redo.at(-1)], redo: game.redo.slice(0, -1) });
+    }
   });
-  $("restart").addEventListener("click", () => { state.moves = []; state.redo = []; render(); });
+  $("restart").addEventListener("click", () => {
+    const game = state.game;
+    if (game) go({ ...game, moves: [], redo: [] });
+    else choose($("database").value || state.databases[0].name);
+  });
   $("best").addEventListener("click", () => {
-    if (state.view && state.view.choices.length) play(state.view.choices[0].move);
+    const game = state.game;
+    if (game && game.view.choices.length) play(game.view.choices[0].move);
+  });
+  let resizing = null;
+  window.addEventListener("resize", () => {  // the chart takes its panel's width
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { if (state.game) drawChart(state.game.view.trail); }, 100);
   });
   const params = new URLSearchParams(location.search);
-  const named = state.databases.some((d) => d.name === params.get("db"));
-  const name = named ? params.get("db") : state.databases[0].name;
-  const moves = params.getAll("move");
+  const asked = params.get("db");
+  const named = database(asked) !== undefined;
+  const name = named ? asked : state.databases[0].name;
+  const moves = named ? params.getAll("move") : [];
   // a link with a position and no moves opens that position as the start
-  const start = params.get("start") || (moves.length ? null : params.get("position"));
-  await choose(name, named ? start : null, named ? moves : []);
+  const start = named ? params.get("start") || (moves.length ? null : params.get("position")) : null;
+  const linkError = asked && !named
+    ? `no database named '${asked}' is served; showing ${name}` : "";
+  await open(name, start, moves, linkError);
 }
 
 main();

@@ -81,7 +81,7 @@ def test_every_position_matches_the_reference(database, name, options):
     ("knightsdance", {}), ("knightsdance", {"jump_block": True, "misere": True}),
     ("surround", {}), ("surround", {"wormholes": True}),
     ("konane", {}), ("konane", {"goagain_any": True, "misere": True}),
-    ("knightthrough", {"rows": 4, "cols": 4}),
+    pytest.param("knightthrough", {"rows": 4, "cols": 4}, marks=pytest.mark.slow),  # 50 s
 ])
 def test_default_start_and_everything_it_reaches(database, name, options):
     db = database(name, **options)

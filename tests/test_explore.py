@@ -251,7 +251,10 @@ def test_surround_refuses_a_body_cell_off_its_worm(database):
             db.lookup(position)
 
 
-@pytest.mark.parametrize("options", [{"rows": 3, "cols": 4}, {"rows": 3, "cols": 3, "wormholes": True}])
+@pytest.mark.parametrize("options", [
+    pytest.param({"rows": 3, "cols": 4}, marks=pytest.mark.slow),  # a minute of Python
+    {"rows": 3, "cols": 3, "wormholes": True},
+])
 def test_surround_positions_printed_from_the_index_can_be_looked_up(database, options):
     """The index stores no body colours; printing an index colours the bodies as play
     could have grown them, so the text is accepted back, unless no colouring can be

@@ -144,7 +144,9 @@ def jit(function: Callable | None = None, **options: Any):
     """
     # forceinline is set either way: numba would otherwise inherit it from whichever
     # caller compiles the function first, and its disk cache would keep that choice.
-    settings = {"cache": True, "nogil": True, "forceinline": False}
+    # No C-callable wrapper: nothing here passes jitted functions as values, and the
+    # wrappers were a fifth of compiling Lines of Action's kernels.
+    settings = {"cache": True, "nogil": True, "forceinline": False, "no_cfunc_wrapper": True}
     settings.update(options)
 
     def compile_lazily(f: Callable):

@@ -44,7 +44,7 @@ def _kernels_marker(game: Game) -> Path:
 
 
 def note_kernels_cached(game: Game) -> None:
-    """Mark ``game``'s solver kernels as cached (``compile_apart`` then skips them)."""
+    """Mark ``game``'s solver kernels as cached (``KernelCompile`` then skips them)."""
     try:
         _kernels_marker(game).touch()
     except OSError:

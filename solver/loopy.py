@@ -671,7 +671,7 @@ def work_bytes(game, size: int, threads: int) -> int:
 
 #: The groups of kernels ``warm_up`` compiles: those that inline the game's ``expand``
 #: and, with un-moves, those that inline its ``parents`` (two processes can compile
-#: them at once; see ``databases.build.compile_apart``).
+#: them at once; see ``databases.build.KernelCompile``).
 MOVES, UNMOVES = "moves", "unmoves"
 
 

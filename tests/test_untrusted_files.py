@@ -550,7 +550,7 @@ def test_a_build_reports_its_own_peak_memory_not_the_process_s(tmp_path):
 @pytest.mark.slow
 def test_the_memory_plan_holds_with_an_empty_kernel_cache(tmp_path):
     """Breakthrough 4x4 planned 198 MB and peaked at 720 MB when its kernels compiled
-    inside the build; they now compile in a child process (compile_apart)."""
+    inside the build; they now compile in child processes (KernelCompile)."""
     result = subprocess.run(
         [sys.executable, "-m", "tiersolve", "build", "breakthrough", "--rows", "4", "--cols", "4",
          "--out", str(tmp_path / "b.h5"), "--json"],

@@ -51,15 +51,13 @@ def note_kernels_cached(game: Game) -> None:
         pass
 
 
-def compile_kernels(name: str, options: dict, part: str | None = None) -> None:
-    """Compile the solver kernels of a game into the cache, or one group of them
-    (``tiers.warm_up_parts``): the work of one of ``KernelCompile``'s children."""
+def compile_kernels(name: str, options: dict, part: str) -> None:
+    """Compile one group of a game's solver kernels (``tiers.warm_up_parts``) into the
+    cache: the work of one of ``KernelCompile``'s children, which marks the cache
+    when all of them are done."""
     from tiersolve.games import make_game
 
-    game = make_game(name, **options)
-    tiers.warm_up(game, part)
-    if part is None:
-        note_kernels_cached(game)
+    tiers.warm_up(make_game(name, **options), part)
 
 
 class KernelCompile:

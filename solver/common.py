@@ -170,17 +170,6 @@ class PhaseLine:
 
 
 @contextmanager
-def announced(message: str, enabled: bool):
-    """Print ``message...`` before a phase without a progress count, and its duration after."""
-    if enabled:
-        print(f"{message}...", end="", file=sys.stderr, flush=True)
-    start = time.perf_counter()
-    yield
-    if enabled:
-        print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
-
-
-@contextmanager
 def announced_if_slow(message: str, after: float = 1.0, began: float | None = None):
     """Print ``message...`` on stderr if the block still runs ``after`` seconds from
     ``began`` (default: now), then its duration on the same line; a quick block
@@ -368,6 +357,6 @@ def read_child(out, k, addresses, sizes, like):
 __all__ = [
     "SolvableGame", "SolveStats", "SolverError", "ContractFailure", "as_seen_by_parent",
     "child_problem", "child_score", "first_failure", "no_failure", "progress_bar", "score_outcome",
-    "PhaseLine", "announced", "expanding", "expanding_kernel", "read_child", "report_failure",
+    "PhaseLine", "announced_if_slow", "expanding", "expanding_kernel", "read_child", "report_failure",
     "scratch", "tier_summary",
 ]

@@ -699,7 +699,7 @@ def warm_up(game, records_type: np.dtype, part: str | None = None) -> None:
             spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure,
                    buffers(game))
             _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
-    if part in (None, UNMOVES):
+    if part in (None, warm_up_parts(game)[-1]):  # every game's, in its last group
         _open_to_ties(0, 0, values, remoteness, due)
         _to_records(0, 0, values, remoteness, 8191, failure)
     if part in (None, UNMOVES) and game.parents is not None:  # the update types its tiers use

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numba
 from numba.core import types as numba_types
+from numba.core.registry import CPUDispatcher
 
 #: The package's folder (in a checkout, ``src/tiersolve``, whose layer folders link
 #: to the repository's top-level folders).
@@ -116,10 +117,99 @@ def _fast_pext() -> bool:
 FAST_PEXT = _fast_pext()
 
 
+def _keep_helpers_as_ir() -> bool:
+    """Teach numba to keep each ``jit(forceinline=True)`` helper as LLVM IR only.
+
+    numba finishes every function it compiles: it runs LLVM's whole optimisation
+    pipeline over the function *and every function it calls* (linked in), then emits
+    machine code. A helper is only ever inlined into the kernels that call it, so
+    for a call tree N deep the same code was optimised and emitted N times (Lines of
+    Action's ``expand`` is six deep), and each helper's machine code was never run.
+    Here a helper's library is finished by linking its callees' IR only; the kernel
+    that inlines it optimises it once and emits it once; the disk cache keeps the
+    helper as bitcode. This took Lines of Action's kernels from 4.9 to 2.0 s of LLVM
+    time.
+
+    It patches five methods of numba's CPU target (numba is pinned to 0.68 in
+    pyproject.toml); if they are not what it expects, it patches nothing and returns
+    False. ``TIERSOLVE_HELPER_CODE=1`` turns it off (every helper then gets machine
+    code, as numba does by default)."""
+    if os.environ.get("TIERSOLVE_HELPER_CODE", "") not in ("", "0"):
+        return False
+    try:
+        from numba import _dynfunc
+        from numba.core import codegen, cpu
+        from numba.core.compiler_lock import require_global_compiler_lock
+
+        library_class, codegen_class = codegen.JITCodeLibrary, codegen.JITCPUCodegen
+        finalize, serialize = library_class.finalize, library_class.serialize_using_object_code
+        unserialize = library_class._unserialize.__func__
+        set_env, get_executable = codegen_class.set_env, cpu.CPUContext.get_executable
+    except (ImportError, AttributeError):
+        return False
+    kind = "tiersolve-ir-only"
+
+    def helper_finalize(self):
+        if not getattr(self, "_ir_only", False):
+            return finalize(self)
+        require_global_compiler_lock()
+        self._raise_if_finalized()
+        for library in dict.fromkeys(self._linking_libraries):
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._finalized = True
+
+    def helper_serialize(self):
+        if not getattr(self, "_ir_only", False):
+            return serialize(self)
+        self._ensure_finalized()
+        return (self.name, kind, self._final_module.as_bitcode())
+
+    def helper_unserialize(cls, codegen_, state):
+        name, state_kind, data = state
+        if state_kind != kind:
+            return unserialize(cls, codegen_, state)
+        from llvmlite import binding
+
+        self = codegen_.create_library(name)
+        self._ir_only = True
+        self._final_module = binding.parse_bitcode(data)
+        self._finalized = True
+        return self
+
+    def helper_set_env(self, env_name, env):
+        # An IR-only helper's environment has no address: no code of its own uses it.
+        if self._engine.get_global_value_address(env_name):
+            set_env(self, env_name, env)
+
+    def helper_get_executable(self, library, fndesc, env):
+        if fndesc.inline and not library._finalized:
+            library._ir_only = True
+        if not getattr(library, "_ir_only", False):
+            return get_executable(self, library, fndesc, env)
+        library._ensure_finalized()
+        # No entry point (address 0): a call from Python goes to the helper's twin.
+        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                      f"IR-only helper {fndesc.qualname!r}", 0, env, (library,))
+
+    library_class.finalize = helper_finalize
+    library_class.serialize_using_object_code = helper_serialize
+    library_class._unserialize = classmethod(helper_unserialize)
+    codegen_class.set_env = helper_set_env
+    cpu.CPUContext.get_executable = helper_get_executable
+    return True
+
+
+#: Whether ``jit(forceinline=True)`` helpers are kept as LLVM IR (``_keep_helpers_as_ir``).
+HELPERS_AS_IR = _keep_helpers_as_ir()
+
+
 def _configure_cache() -> Path:
     root = cache_root()
     # Kernels built with and without BMI2 differ for the same sources and processor.
-    cache_dir = root / f"numba-{source_fingerprint()}{'' if FAST_PEXT else '-tables'}"
+    # and so do caches with and without helpers kept as IR (their entries differ).
+    cache_dir = root / (f"numba-{source_fingerprint()}{'' if FAST_PEXT else '-tables'}"
+                        f"{'' if HELPERS_AS_IR else '-helper-code'}")
     numba.config.CACHE_DIR = str(cache_dir)
     try:  # mark this version's cache as used, so pruning keeps it
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -133,13 +223,30 @@ def _configure_cache() -> Path:
 CACHE_DIR = _configure_cache()
 
 
+def initialise_compiler() -> None:
+    """Load what numba loads before its first compile in a process (its registries of
+    implementations: about 0.6 s), e.g. before forking processes that will compile."""
+    from numba.core.registry import cpu_target
+
+    cpu_target.target_context.refresh()
+
+
 def jit(function: Callable | None = None, **options: Any):
     """``numba.njit`` with on-disk caching and the GIL released.
+
+    ``forceinline=True`` marks a helper of other jitted functions: LLVM inlines it
+    into them, and it is compiled without a Python entry point (see
+    :class:`_Helper`), which was a tenth of compiling a game's kernels.
 
     >>> @jit
     ... def twice(x):
     ...     return 2 * x
     >>> twice(21)
+    42
+    >>> @jit(forceinline=True)
+    ... def thrice(x):
+    ...     return 3 * x
+    >>> thrice(14)  # from Python: a twin with an entry point
     42
     """
     # forceinline is set either way: numba would otherwise inherit it from whichever
@@ -148,15 +255,44 @@ def jit(function: Callable | None = None, **options: Any):
     # wrappers were a fifth of compiling Lines of Action's kernels.
     settings = {"cache": True, "nogil": True, "forceinline": False, "no_cfunc_wrapper": True}
     settings.update(options)
+    helper = bool(settings["forceinline"])
+    if helper:
+        settings["no_cpython_wrapper"] = True
 
     def compile_lazily(f: Callable):
         try:
             dispatcher = numba.njit(**settings)(f)
         except RuntimeError:  # no source file to cache against (an interactive session)
             dispatcher = numba.njit(**{**settings, "cache": False})(f)
+        if helper and type(dispatcher) is CPUDispatcher:
+            dispatcher.__class__ = _Helper
         return _without_literal_copies(dispatcher)
 
     return compile_lazily if function is None else compile_lazily(function)
+
+
+class _Helper(CPUDispatcher):
+    """A dispatcher of ``jit(forceinline=True)``: compiled without the CPython wrapper
+    (the code that unboxes Python arguments), since jitted callers inline it. A call
+    from Python (a test, a game's Python side) goes to a *twin*, the same function
+    jitted with a wrapper under its own name (``<qualname>__py``, so that numba's disk
+    cache never hands one the other's code), compiled on its first such call."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        twin = self.__dict__.get("_python_twin")
+        if twin is None:
+            twin = self.__dict__["_python_twin"] = jit(_renamed(self.py_func, "__py"))
+        return twin(*args, **kwargs)
+
+
+def _renamed(function: Callable, suffix: str) -> Callable:
+    """A copy of the plain Python ``function`` whose qualified name ends in ``suffix``."""
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                              function.__defaults__, function.__closure__)
+    copy.__qualname__ = f"{function.__qualname__}{suffix}"
+    copy.__module__ = function.__module__
+    copy.__doc__ = function.__doc__
+    return copy
 
 
 def _without_literal_copies(dispatcher):
@@ -220,14 +356,9 @@ def inlined(function: Callable) -> Callable:
     42
     """
     if function not in _inlined:
-        original = function.py_func
-        copy = types.FunctionType(original.__code__, original.__globals__, original.__name__,
-                                  original.__defaults__, original.__closure__)
         # numba's disk cache knows a function by its qualified name, and not by its
         # options: the copy needs a name of its own, or it could load the original.
-        copy.__qualname__ = f"{original.__qualname__}__inlined"
-        copy.__module__ = original.__module__
-        _inlined[function] = jit(forceinline=True)(copy)
+        _inlined[function] = jit(forceinline=True)(_renamed(function.py_func, "__inlined"))
     return _inlined[function]
 
 

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +34,7 @@ from tiersolve.databases.lifecycle import (
 )
 from tiersolve.databases.naming import default_path, default_reachable_path, human_bytes, plural
 from tiersolve.games.base import Game
+from tiersolve.jit import initialise_compiler
 from tiersolve.solver import tiers
 from tiersolve.solver.common import announced_if_slow, progress_bar
 from tiersolve.values import VALUE_NAMES
@@ -51,42 +56,105 @@ def note_kernels_cached(game: Game) -> None:
         pass
 
 
-def compile_kernels(name: str, options: dict, part: str) -> None:
-    """Compile one group of a game's solver kernels (``tiers.warm_up_parts``) into the
-    cache: the work of one of ``KernelCompile``'s children, which marks the cache
-    when all of them are done."""
+def compile_kernels(name: str, options: dict, claims: str) -> None:
+    """The work of one of ``KernelCompile``'s children started afresh (not forked):
+    ``take_compile_jobs`` for the game ``name`` with ``options``."""
     from tiersolve.games import make_game
 
-    tiers.warm_up(make_game(name, **options), part)
+    take_compile_jobs(make_game(name, **options), claims)
+
+
+def take_compile_jobs(game: Game, claims: str) -> None:
+    """Compile, into the cache, each job of ``tiers.compile_jobs(game)`` that no other
+    process has claimed, in order. A job is claimed by creating its file in the
+    folder ``claims``."""
+    for job in tiers.compile_jobs(game):
+        try:
+            os.close(os.open(Path(claims) / job.replace(":", "-"),
+                             os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:  # another process has it
+            continue
+        tiers.warm_up(game, job)
+
+
+class _ForkedChild:
+    """A child forked to run ``take_compile_jobs``, with the two methods of
+    ``subprocess.Popen`` that ``KernelCompile`` uses."""
+
+    def __init__(self, game: Game, claims: str) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            code = 1
+            try:
+                quiet = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(quiet, 1)
+                os.dup2(quiet, 2)
+                take_compile_jobs(game, claims)
+                code = 0
+            finally:
+                os._exit(code)  # no exit handlers or buffers of the parent's
+        self.code: int | None = None
+
+    def wait(self) -> int:
+        if self.code is None:
+            self.code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        return self.code
+
+    def kill(self) -> None:
+        if self.code is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _may_fork() -> bool:
+    """Whether compiling children may be forked from this process: only where fork
+    exists and this process runs a single thread (forking copies no other thread,
+    nor the locks they may hold)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+#: The most child processes that compile a game's kernels at once (each may take
+#: hundreds of MB while it compiles).
+MAX_COMPILERS = 4
 
 
 class KernelCompile:
-    """Compiles ``game``'s solver kernels into the cache in child processes, one for
-    each group of ``tiers.warm_up_parts`` (the kernels that inline ``expand`` and
-    those that inline ``parents``), while this process goes on; nothing to do if the
-    cache already holds them.
+    """Compiles ``game``'s solver kernels into the cache in child processes, while
+    this process goes on; nothing to do if the cache already holds them.
 
     Apart, because numba's compiler takes hundreds of MB for some games (Breakthrough
     4x4: 720 MB for a build that needs 198 MB once compiled), and that memory, freed
     or not, would be part of the build's peak and break its plan; the build then only
-    loads the kernels. In two processes, because compiling is single-threaded and
-    the groups share little. If a child fails, the build compiles the kernels itself.
+    loads the kernels. One child a core (up to MAX_COMPILERS), because compiling is
+    single-threaded: the children take the jobs of ``tiers.compile_jobs`` in turn,
+    and a helper function that one of them has compiled already comes to the others
+    from the disk cache. If a child fails, the build compiles what is missing itself.
     The wait is announced on stderr once, in one line, if it lasts over a second."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.children: list[subprocess.Popen] = []
+        self.claims: str | None = None
         self.began = time.perf_counter()
         self.seconds = 0.0
         if _kernels_marker(game).exists():
             return
         code = ("import json, sys; from tiersolve.databases.build import compile_kernels; "
                 "compile_kernels(sys.argv[1], json.loads(sys.argv[2]), sys.argv[3])")
+        count = max(1, min(len(tiers.compile_jobs(game)), os.cpu_count() or 1, MAX_COMPILERS))
+        forking = _may_fork()
+        if forking:  # numba's set-up, once here instead of in every child
+            initialise_compiler()
         try:
-            for part in tiers.warm_up_parts(game):
-                self.children.append(subprocess.Popen(
-                    [sys.executable, "-c", code, game.name, json.dumps(game.options), part],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.claims = tempfile.mkdtemp(prefix="tiersolve-compile-")
+            for _ in range(count):
+                self.children.append(_ForkedChild(game, self.claims) if forking else subprocess.Popen(
+                    [sys.executable, "-c", code, game.name, json.dumps(game.options),
+                     self.claims], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         except OSError:  # cannot start a process: the build compiles in-process
             self.cancel()
 
@@ -99,6 +167,7 @@ class KernelCompile:
                                "this version of tiersolve", began=self.began):
             codes = [child.wait() for child in self.children]
         self.children = []
+        self._forget_claims()
         self.seconds = time.perf_counter() - self.began
         if not any(codes):
             note_kernels_cached(self.game)
@@ -110,6 +179,12 @@ class KernelCompile:
             child.kill()
             child.wait()
         self.children = []
+        self._forget_claims()
+
+    def _forget_claims(self) -> None:
+        if self.claims is not None:
+            shutil.rmtree(self.claims, ignore_errors=True)
+            self.claims = None
 
 
 def solver_name(game: Game) -> str:

@@ -119,13 +119,24 @@ def kernel_for(game):
     return expanding_kernel(_solve_range, game)
 
 
-def warm_up(game, records_type: np.dtype) -> None:
-    """Compile (or load) the kernel for records of ``records_type``."""
+#: The jobs of ``warm_up``: the kernel, and a sweep's levels.
+SOLVE, LEVELS = "solve", "levels"
+
+
+def compile_jobs(game) -> list[str]:
+    """The jobs of ``warm_up(game, records_type, job)``, the largest first."""
+    return [SOLVE] if game.sweep_level is None else [SOLVE, LEVELS]
+
+
+def warm_up(game, records_type: np.dtype, job: str | None = None) -> None:
+    """Compile (or load) the kernels for records of ``records_type``: all of them, or
+    those of one of ``compile_jobs``."""
     count = len(game.tier_sizes)
-    kernel_for(game)(game.state_size, game.max_moves, game.data, 0, 0, 0,
-                     np.zeros(count, np.int64), np.zeros(count, np.int64),
-                     np.zeros(1, records_type), 0, 0, np.zeros(4, np.int64),
-                     np.zeros(0, LEVEL_TYPE), 0)
-    if game.sweep_level is not None:
+    if job in (None, SOLVE):
+        kernel_for(game)(game.state_size, game.max_moves, game.data, 0, 0, 0,
+                         np.zeros(count, np.int64), np.zeros(count, np.int64),
+                         np.zeros(1, records_type), 0, 0, np.zeros(4, np.int64),
+                         np.zeros(0, LEVEL_TYPE), 0)
+    if job in (None, LEVELS) and game.sweep_level is not None:
         levels_kernel_for(game)(game.data, 0, 0, 0, np.zeros(0, LEVEL_TYPE),
                                 np.zeros(1, np.int64), game.state_size, np.zeros(4, np.int64))

@@ -669,21 +669,24 @@ def work_bytes(game, size: int, threads: int) -> int:
     return own + threads * (chunks * (CHUNK * update_type(size).itemsize + 8) + 3 * 8 * buckets)
 
 
-#: The groups of kernels ``warm_up`` compiles: those that inline the game's ``expand``
-#: and, with un-moves, those that inline its ``parents`` (two processes can compile
-#: them at once; see ``databases.build.KernelCompile``).
-MOVES, UNMOVES = "moves", "unmoves"
+#: The jobs of ``warm_up``, each a kernel or a few small ones (``compile_jobs``).
+START, GENERATE, ITERATE, COUNT, APPLY, ENDS = (
+    "start", "generate", "iterate", "count", "apply", "ends")
 
 
-def warm_up_parts(game) -> list[str]:
-    """The groups of ``warm_up(game, records_type, part)`` that have kernels."""
-    return [MOVES, UNMOVES] if game.parents is not None else [MOVES]
+def compile_jobs(game) -> list[str]:
+    """The jobs of ``warm_up(game, records_type, job)``, the largest first: separate
+    processes may take them (``databases.build.KernelCompile``)."""
+    if game.parents is None:
+        return [START, ITERATE, ENDS]
+    return [START, GENERATE, COUNT, APPLY, ENDS]
 
 
-def warm_up(game, records_type: np.dtype, part: str | None = None) -> None:
-    """Compile (or load) the kernels for child records of ``records_type``: all of
-    them, or one group of ``warm_up_parts``."""
-    start, spread, check = kernels_for(game)
+def warm_up(game, records_type: np.dtype, job: str | None = None) -> None:
+    """Compile (or load) the kernels a tier runs, for child records of
+    ``records_type``: all of them, or those of one of ``compile_jobs``. Not the check
+    of ``kernels_for``, which only a game that breaks its contract runs."""
+    start, spread, _ = kernels_for(game)
     count = len(game.tier_sizes)
     values = np.zeros(1, np.uint8)
     remoteness = np.zeros(1, np.uint16)
@@ -691,27 +694,29 @@ def warm_up(game, records_type: np.dtype, part: str | None = None) -> None:
     due = np.zeros(1, np.uint16)
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
-    if part in (None, MOVES):
+    if job in (None, START):
         start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
               remoteness, counters, due, 1, failure, buffers(game))
-        check(game.data, 0, 0, 0, values, counters, failure, buffers(game))
-        if game.parents is None:
-            spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure,
-                   buffers(game))
-            _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
-    if part in (None, warm_up_parts(game)[-1]):  # every game's, in its last group
+    if job in (None, ITERATE) and game.parents is None:
+        spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
+        _settle_pending(0, 0, 0, values, remoteness, WIN_PENDING, WIN)
+    if job in (None, ENDS):
         _open_to_ties(0, 0, values, remoteness, due)
         _to_records(0, 0, values, remoteness, 8191, failure)
-    if part in (None, UNMOVES) and game.parents is not None:  # the update types its tiers use
-        for dtype in {update_type(size) for size in game.tier_sizes}:
-            updates = np.zeros((1, 8), dtype)
-            chains = np.zeros((1, 3, 1), np.int64)
-            links = np.zeros((1, 1), np.int64)
+    if game.parents is None:
+        return
+    for dtype in {update_type(size) for size in game.tier_sizes}:  # those its tiers use
+        updates = np.zeros((1, 8), dtype)
+        chains = np.zeros((1, 3, 1), np.int64)
+        links = np.zeros((1, 1), np.int64)
+        if job in (None, GENERATE):
             spread(game.data, 0, 0, 0, False, values, remoteness, due, np.ones(1, np.int64),
                    np.zeros(4, np.int64), updates[0], chains[0], links[0], 12, failure,
                    buffers(game, spread=True))
+        if job in (None, APPLY):
             _apply(0, 0, values, remoteness, counters, due, updates, chains, links, 12, 0, 0,
                    False)
+    if job in (None, COUNT):
         counting_kernel_for(game)(game.data, 0, 0, 0, False, values, counters, failure,
                                   buffers(game, spread=True))
 

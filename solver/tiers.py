@@ -325,24 +325,39 @@ class _Running:
     sizes: list = field(default_factory=list)  # positions of each call of the batch out
 
 
-def warm_up_parts(game: SolvableGame) -> list[str]:
-    """The groups of kernels of ``warm_up(game, part)``, which separate processes can
-    compile at once: the kernels that inline the game's ``expand``, and those that
-    inline its un-moves (loopy tiers with ``parents``)."""
+#: The job of ``warm_up`` that compiles ``tier_summary``'s kernel.
+SUMMARY_JOB = "summary"
+
+
+def compile_jobs(game: SolvableGame) -> list[str]:
+    """The jobs of ``warm_up(game, job)``, the largest first: ``loopy:<job>`` and
+    ``bottom-up:<job>`` for the kernels of each kind of tier the game has, and
+    ``summary`` for the count of a solved tier's values. Separate
+    processes may take them: a job's helpers that another process compiled already
+    come from the disk cache (``databases.build.KernelCompile``)."""
     kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
-    return loopy.warm_up_parts(game) if TierType.LOOPY in kinds else [loopy.MOVES]
+    loopy_jobs = [f"loopy:{job}" for job in loopy.compile_jobs(game)] \
+        if TierType.LOOPY in kinds else []
+    bottom_up_jobs = [f"bottom-up:{job}" for job in bottom_up.compile_jobs(game)] \
+        if kinds - {TierType.LOOPY} else []
+    # The loopy kernels that generate moves and un-moves first, then the bottom-up ones;
+    # last, the count of each solved tier's values.
+    return loopy_jobs[:2] + bottom_up_jobs + loopy_jobs[2:] + [SUMMARY_JOB]
 
 
-def warm_up(game: SolvableGame, part: str | None = None) -> float:
-    """Compile (or load) every kernel the game's tiers need, or one group of
-    ``warm_up_parts``; returns the seconds."""
+def warm_up(game: SolvableGame, job: str | None = None) -> float:
+    """Compile (or load) every kernel the game's tiers need, or those of one of
+    ``compile_jobs``; returns the seconds."""
     began = time.perf_counter()
     kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
     dtype = records_type(game)
-    if kinds - {TierType.LOOPY} and part in (None, loopy.MOVES):
-        bottom_up.warm_up(game, dtype)
-    if TierType.LOOPY in kinds:
-        loopy.warm_up(game, dtype, part)
+    kind, _, part = (job or "").partition(":")
+    if kinds - {TierType.LOOPY} and kind in ("", "bottom-up"):
+        bottom_up.warm_up(game, dtype, part or None)
+    if TierType.LOOPY in kinds and kind in ("", "loopy"):
+        loopy.warm_up(game, dtype, part or None)
+    if job in (None, SUMMARY_JOB):
+        tier_summary(np.zeros(1, dtype))
     return time.perf_counter() - began
 
 

@@ -1,7 +1,8 @@
 """The numba kernel cache ($TIERSOLVE_CACHE_DIR): on an empty cache the first lookup
 says once that it compiles the game's kernels (also after a build, which compiles the
 solver's kernels, not the lookups'); kernel caches left unused for a month are
-pruned."""
+pruned; helpers are kept as LLVM IR, in memory and in the cache, and inlined from
+there into new kernels; builds compile in forked or started child processes."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import time
 
+import pytest
 from conftest import tiersolve
 
 
@@ -54,3 +57,66 @@ def test_stale_kernel_caches_are_pruned(tmp_path):
                    env={**os.environ, "TIERSOLVE_CACHE_DIR": str(root)})
     names = sorted(p.name for p in root.iterdir() if p.name.startswith("numba-"))
     assert old.name not in names and recent.name in names and len(names) == 2
+
+
+HELPERS = """
+from tiersolve.jit import jit
+
+
+@jit(forceinline=True)
+def triple(x):
+    return 3 * x
+
+
+@jit
+def first(x):
+    return triple(x) + 1
+
+
+@jit
+def second(x):
+    return triple(x) + 2
+"""
+
+
+def run_python(code: str, cwd, cache) -> str:
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TIERSOLVE_CACHE_DIR": str(cache),
+                                            "PYTHONPATH": str(cwd)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_a_helper_is_kept_as_ir_and_inlined_from_the_cache_into_a_new_kernel(tmp_path):
+    """A ``jit(forceinline=True)`` helper gets no machine code of its own; a kernel
+    compiled in a later process inlines the helper's IR from the disk cache; Python
+    calls the helper through its twin."""
+    (tmp_path / "helpers_module.py").write_text(HELPERS)
+    cache = tmp_path / "cache"
+    ir_only = "next(iter(m.triple.overloads.values())).library._ir_only"
+    assert run_python("import helpers_module as m; from tiersolve.jit import HELPERS_AS_IR; "
+                      f"print(m.first(4), HELPERS_AS_IR, {ir_only})", tmp_path, cache) \
+        == ["13", "True", "True"]
+    assert run_python("import helpers_module as m; print(m.second(4), "
+                      f"sum(m.triple.stats.cache_hits.values()), {ir_only}, m.triple(5))",
+                      tmp_path, cache) == ["14", "1", "True", "15"]
+
+
+@pytest.mark.parametrize("threaded", [False, True], ids=["forked", "started"])
+def test_the_kernels_compile_in_forked_or_started_children(tmp_path, threaded):
+    """A process that runs one thread forks its compiling children; one with other
+    threads (a notebook's) starts them afresh. Either way every child succeeds: the
+    cache is marked as holding the game's kernels as soon as they end."""
+    code = textwrap.dedent(f"""
+        import subprocess, threading, time
+        if {threaded}:
+            threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        from tiersolve.databases import build
+        from tiersolve.games import make_game
+        game = make_game("northcott", rows=3, cols=6)
+        compiling = build.KernelCompile(game)
+        started = [isinstance(child, subprocess.Popen) for child in compiling.children]
+        compiling.wait()
+        print(len(started), set(started) == {{{threaded}}}, build._kernels_marker(game).exists())
+    """)
+    assert run_python(code, tmp_path, tmp_path / "cache") == ["2", "True", "True"]

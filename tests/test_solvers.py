@@ -503,3 +503,32 @@ def test_loopy_memory_is_four_bytes_a_position_plus_records():
     assert loopy.work_bytes(game, game.size, 2) == 4 * game.size + game.size // 32 + buffers
     assert 4 * 10**9 < loopy.work_bytes(game, 10**9, 2) < 4.3 * 10**9
     assert loopy.update_type(10**9).itemsize == 4 and loopy.update_type(1 << 31).itemsize == 8
+
+
+@pytest.mark.parametrize("use_parents", [True, False], ids=["unmoves", "iteration"])
+@pytest.mark.parametrize("leveled", [False, True], ids=["sweep", "leveled"])
+def test_the_compile_jobs_compile_every_kernel_a_solve_runs(use_parents, leveled):
+    """Builds compile their kernels as ``compile_jobs`` in child processes, then only
+    load them: a kernel that no job compiles would be compiled inside the solve."""
+    from numba.core import event
+
+    game = GraphGame.random(11, [40, 90, 60, 80], loopy={1, 3}, use_parents=use_parents)
+    game.leveled = leveled
+    game.rebuild()
+    jobs = tiers.compile_jobs(game)
+    assert len(jobs) == len(set(jobs)) and ("bottom-up:levels" in jobs) == leveled
+    for job in jobs:
+        tiers.warm_up(game, job)
+    compiled = []
+
+    class Recorder(event.Listener):
+        def on_start(self, found):
+            compiled.append(found.data["dispatcher"].py_func.__qualname__)
+
+        def on_end(self, found):
+            pass
+
+    with event.install_listener("numba:compile", Recorder()):
+        values, remoteness, _ = solved(game)
+    assert compiled == []
+    assert as_reference(values, remoteness) == reference(game)

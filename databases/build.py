@@ -137,7 +137,7 @@ class KernelCompile:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.children: list[subprocess.Popen] = []
+        self.children: list[subprocess.Popen | _ForkedChild] = []
         self.claims: str | None = None
         self.began = time.perf_counter()
         self.seconds = 0.0
@@ -189,7 +189,7 @@ class KernelCompile:
 
 def solver_name(game: Game) -> str:
     """Which kernels the game's tiers use, e.g. ``bottom-up`` or ``loopy (un-moves)``."""
-    kinds = {tiers.tier_type(game, t) for t in range(game.tiers.count)}
+    kinds = tiers.tier_kinds(game)
     names = []
     if kinds - {TierType.LOOPY}:
         names.append("bottom-up")

@@ -71,6 +71,11 @@ def tier_type(game: SolvableGame, tier: int) -> TierType:
     return TierType(game.tier_type(tier))
 
 
+def tier_kinds(game: SolvableGame) -> set[TierType]:
+    """The types of all the game's tiers (which kernels its build runs)."""
+    return {tier_type(game, t) for t in range(len(game.tier_sizes))}
+
+
 def records_type(game: SolvableGame) -> np.dtype:
     """The dtype of the game's records (uint8 when its remoteness bound allows)."""
     return record_dtype(getattr(game, "remoteness_bound", None))
@@ -335,7 +340,7 @@ def compile_jobs(game: SolvableGame) -> list[str]:
     ``summary`` for the count of a solved tier's values. Separate
     processes may take them: a job's helpers that another process compiled already
     come from the disk cache (``databases.build.KernelCompile``)."""
-    kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
+    kinds = tier_kinds(game)
     loopy_jobs = [f"loopy:{job}" for job in loopy.compile_jobs(game)] \
         if TierType.LOOPY in kinds else []
     bottom_up_jobs = [f"bottom-up:{job}" for job in bottom_up.compile_jobs(game)] \
@@ -349,7 +354,7 @@ def warm_up(game: SolvableGame, job: str | None = None) -> float:
     """Compile (or load) every kernel the game's tiers need, or those of one of
     ``compile_jobs``; returns the seconds."""
     began = time.perf_counter()
-    kinds = {tier_type(game, t) for t in range(len(game.tier_sizes))}
+    kinds = tier_kinds(game)
     dtype = records_type(game)
     kind, _, part = (job or "").partition(":")
     if kinds - {TierType.LOOPY} and kind in ("", "bottom-up"):

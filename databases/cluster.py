@@ -167,7 +167,8 @@ def solve_tier(task: TierTask, tier: int) -> TierResult:
     partial = _open_partial(Path(task.partial_directory), game)
     began = time.perf_counter()
     stats = tiers.solve(game, threads=task.threads or _worker_threads(), progress=False,
-                        sink=partial.save, load=partial.load, only={tier})
+                        sink=partial.save, load=partial.load, only={tier},
+                        announce=False)
     return TierResult(tier=tier, counts=stats.counts, max_remoteness=stats.max_remoteness,
                       seconds=time.perf_counter() - began - stats.compile_seconds,
                       compile_seconds=stats.compile_seconds, peak_bytes=stats.peak_bytes,

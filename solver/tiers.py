@@ -30,6 +30,7 @@ import heapq
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Callable, Generator, Iterable
 
@@ -369,7 +370,8 @@ def warm_up(game: SolvableGame, job: str | None = None) -> float:
 def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = True,
           sink: TierSink | None = None, done: dict[int, tuple[np.ndarray, int]] | None = None,
           load: Callable[[int], np.ndarray] | None = None,
-          budget: int | None = None, only: Iterable[int] | None = None) -> SolveStats:
+          budget: int | None = None, only: Iterable[int] | None = None,
+          announce: bool = True) -> SolveStats:
     """Solve every tier of ``game``; ``sink`` gets each tier as soon as it is solved.
 
     ``done`` maps tiers solved earlier to their (counts, largest remoteness), and
@@ -377,14 +379,17 @@ def solve(game: SolvableGame, *, threads: int | None = None, progress: bool = Tr
     ``budget`` (bytes) holds back a tier while others run if it would not fit.
     ``only`` solves just those tiers (a cluster task solves one): the tiers they read
     must be in ``done`` or loadable, and the stats cover ``done`` and ``only``.
+    A compile that lasts over a second is announced on stderr unless ``announce`` is
+    false (a cluster worker reports it in its result instead).
     Raises SolverError, naming the position and tier, if the game breaks the contract."""
     threads = threads or os.cpu_count() or 1
     done = dict(done or {})
     skipped = set(done)
     if only is not None:
         skipped |= set(range(len(game.tier_sizes))) - set(only)
-    with announced_if_slow(f"{game.name}: compiling its kernels, once for this version of "
-                           "tiersolve"):
+    compiling = announced_if_slow(f"{game.name}: compiling its kernels, once for this "
+                                  "version of tiersolve") if announce else nullcontext()
+    with compiling:
         stats = SolveStats(compile_seconds=warm_up(game))
     for counts, longest in done.values():
         stats.add(counts, longest)

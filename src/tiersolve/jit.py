@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numba
 from numba.core import types as numba_types
 from numba.core.registry import CPUDispatcher
+from numba.core.targetconfig import ConfigStack
 
 #: The package's folder (in a checkout, ``src/tiersolve``, whose layer folders link
 #: to the repository's top-level folders).
@@ -274,16 +275,49 @@ def jit(function: Callable | None = None, **options: Any):
 
 class _Helper(CPUDispatcher):
     """A dispatcher of ``jit(forceinline=True)``: compiled without the CPython wrapper
-    (the code that unboxes Python arguments), since jitted callers inline it. A call
-    from Python (a test, a game's Python side) goes to a *twin*, the same function
-    jitted with a wrapper under its own name (``<qualname>__py``, so that numba's disk
-    cache never hands one the other's code), compiled on its first such call."""
+    (the code that unboxes Python arguments), since jitted callers inline it. It has
+    *twins*, the same function jitted under names of their own (numba's disk cache
+    knows a function by its name, not by its options), each compiled when first
+    needed:
+
+    - ``<qualname>__py``, with a wrapper: a call from Python (a test, a game's Python
+      side) goes to it;
+    - ``<qualname>__without_refcounts``: a caller compiled without reference counting
+      (``specialise(..., refcounts=False)``) inlines it. numba compiles a function
+      called from jitted code with its caller's ``_nrt`` unless told otherwise, and
+      keeps one compiled version per signature, in memory and on disk: whichever
+      caller came first decided for all. Tic-Tac-Toe 4x4's kernel, compiled after
+      ``primitive`` had compiled ``_outcome`` with reference counts, inlined atomic
+      increments and decrements of shared counters into its loop and solved a third
+      slower than the same kernel compiled first."""
+
+    def get_call_template(self, args: tuple, kws: dict) -> Any:
+        # numba types a call (here) and later lowers it (get_overload) while compiling
+        # the caller, whose flags are then the top of numba's ConfigStack.
+        if self._caller_counts_no_references():
+            return self._without_refcounts().get_call_template(args, kws)
+        return super().get_call_template(args, kws)
+
+    def get_overload(self, sig: tuple) -> Any:
+        if self._caller_counts_no_references():
+            return self._without_refcounts().get_overload(sig)
+        return super().get_overload(sig)
+
+    def _caller_counts_no_references(self) -> bool:
+        caller = ConfigStack.top_or_none()
+        return caller is not None and not caller.nrt and self.targetoptions.get("_nrt", True)
+
+    def _without_refcounts(self) -> Callable:
+        return self._twin("__without_refcounts", forceinline=True, _nrt=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        twin = self.__dict__.get("_python_twin")
-        if twin is None:
-            twin = self.__dict__["_python_twin"] = jit(_renamed(self.py_func, "__py"))
-        return twin(*args, **kwargs)
+        return self._twin("__py")(*args, **kwargs)
+
+    def _twin(self, suffix: str, **options: Any) -> Callable:
+        twins = self.__dict__.setdefault("_twins", {})
+        if suffix not in twins:
+            twins[suffix] = jit(_renamed(self.py_func, suffix), **options)
+        return twins[suffix]
 
 
 def _renamed(function: Callable, suffix: str) -> Callable:

@@ -208,6 +208,7 @@ def verify(port: int, requests: list[tuple[str, str, bytes]], answers: list[byte
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="bench_serve.py", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=__doc__.split("\n\n")[0],
         epilog="example:\n  python scripts/bench_serve.py db/domineering_5x5.h5 --seconds 10")

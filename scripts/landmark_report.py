@@ -78,7 +78,8 @@ def compare(first: str, second: str, samples: int, seed: int = 1) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(allow_abbrev=False,
+                                     description=__doc__.split("\n\n")[0],
                                      epilog="example: python scripts/landmark_report.py "
                                             "db/northcott_3x6.h5")
     parser.add_argument("database", help="a database file")

@@ -150,11 +150,13 @@ def profile(game: Game) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     """``profile_build.py GAME [--option N ...]``: print the stages' seconds."""
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="profile_build.py", description=__doc__.split("\n\n")[0],
         epilog="example: python scripts/profile_build.py domineering --rows 4 --cols 4")
     parser.add_argument("game", choices=list(GAMES), metavar="GAME", help=", ".join(GAMES))
     chosen, rest = parser.parse_known_args(argv)
-    with_options = argparse.ArgumentParser(prog=f"profile_build.py {chosen.game}")
+    with_options = argparse.ArgumentParser(allow_abbrev=False,
+                                           prog=f"profile_build.py {chosen.game}")
     add_game_options(with_options, game_class(chosen.game))
     args = with_options.parse_args(rest, namespace=chosen)
     try:

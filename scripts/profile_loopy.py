@@ -108,7 +108,7 @@ def time_unmoves(game, tier: int) -> tuple[float, float]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--tier", type=int, default=None, help="the tier (default: the largest loopy one)")
     parser.add_argument("--threads", type=int, default=2)
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
     parser.add_argument("--unmoves", action="store_true",
                         help="time only the un-move generator, one thread, every position")
     first, rest = parser.parse_known_args(argv)
-    options = argparse.ArgumentParser()
+    options = argparse.ArgumentParser(allow_abbrev=False)
     options.add_argument("game")
     add_game_options(options, game_class(first.game))
     game = game_from_args(options.parse_args([first.game, *rest]))

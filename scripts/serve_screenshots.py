@@ -113,6 +113,7 @@ def take(driver, address: str, shot: Shot, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         description="Make the pictures of tiersolve serve's page again (docs/images).",
         epilog="e.g.: python scripts/serve_screenshots.py --db db")
     parser.add_argument("--db", metavar="DIR", help="where the databases are, or are built "

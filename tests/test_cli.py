@@ -220,6 +220,29 @@ def test_a_bad_bench_case_is_a_one_line_error_before_anything_runs(case, message
     assert message in one_line_error(code, err, "tiersolve bench") and out == ""
 
 
+@pytest.mark.parametrize("argv, typed, meant", [
+    (["build", "ttt", "--row", "3", "--plan"], "--row 3", "--rows"),
+    (["build", "ttt", "--rows=3", "--col=3", "--plan"], "--col=3", "--cols"),
+    (["query", "x.h5", "(x --- --- ---)", "--hist"], "--hist", "--history"),
+    (["info", "x.h5", "--js"], "--js", "--json"),
+    (["play", "ttt", "--comp", "none", "--db", "x.h5"], "--comp none", "--computer"),
+    (["bench", "--thread", "1", "--plan", "ttt"], "--thread", "--threads"),
+    (["bench", "--plan", "ttt --row 3"], "--row 3", None),
+    (["serve", "--che", "--dir", "no/such/folder"], "--che", "--check"),
+    (["evaluate", "x.h5", "--agent", "random", "--from", "1"], "--from 1", "--from-start"),
+])
+def test_an_abbreviated_option_is_refused_not_read_as_another(argv, typed, meant, capsys):
+    """argparse reads a prefix of an option as that option: a typo (--row for --rows)
+    would silently become another option. Every command refuses it instead."""
+    code, out, err = command(argv, capsys)
+    line = one_line_error(code, err, f"tiersolve {argv[0]}")
+    assert f"unrecognized arguments: {typed}" in line and out == ""
+    if meant:
+        assert line.endswith(f"did you mean {meant}? (see --help)")
+    code, out, err = command(["--vers"], capsys)  # the command's own options too
+    assert code == 2 and "tiersolve " not in out
+
+
 def test_plan_json_prints_json(capsys):
     assert build_main(["ttt", "--rows", "4", "--cols", "4", "--plan", "--json"]) == 0
     plan = json.loads(capsys.readouterr().out)

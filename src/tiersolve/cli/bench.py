@@ -145,7 +145,12 @@ class _CaseError(Exception):
 
 
 class _CaseParser(argparse.ArgumentParser):
-    """Parses a case as ``build`` would, raising its error instead of exiting."""
+    """Parses a case as ``build`` would (no abbreviated options), raising its error
+    instead of exiting."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _CaseError(message)

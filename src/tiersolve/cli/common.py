@@ -21,14 +21,43 @@ EXIT_USAGE = 2
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are a single line, and whose description and
-    epilog are printed as written (examples stay one to a line)."""
+    epilog are printed as written (examples stay one to a line). An option must be
+    spelled out: argparse would read ``--row`` as ``--rows``, so that a typo silently
+    became another option; an unknown option is refused, naming the options it may
+    have meant."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            meant = _options_meant(self, parsed, unknown)
+            self.error(f"unrecognized arguments: {' '.join(unknown)}"
+                       + (f"; did you mean {' or '.join(meant)}?" if meant else ""))
+        return parsed
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _options_meant(parser: argparse.ArgumentParser, parsed: argparse.Namespace,
+                   unknown: list[str]) -> list[str]:
+    """The options of ``parser`` (and of the subcommand it chose) that an unknown
+    ``--word`` begins, as argparse would have read it as an abbreviation."""
+    options: set[str] = set()
+    while parser is not None:
+        chosen = None
+        for action in parser._actions:
+            options.update(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None))
+        parser = chosen
+    words = [word.split("=", 1)[0] for word in unknown if word.startswith("--")]
+    return sorted({option for option in options for word in words
+                   if option.startswith(word) and option != word})
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):

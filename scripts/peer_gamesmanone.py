@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo and
-Teeko (docs/PEER.md: how to build GamesmanOne for this).
+"""Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo,
+Teeko, Dobutsu shogi and Gobblet Gobblers (docs/PEER.md: how to build GamesmanOne
+for this).
 
     python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
     python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
+    python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game gobblet --rules-only
 
 ``bench`` builds the same games with both systems, alternately, each build in a fresh
 process, and prints CPU seconds, wall seconds, peak memory and file bytes per
 position. ``agree`` looks positions up in both databases (the start, every position
 of random games, random positions of ours) and compares every value and remoteness,
-of the positions and of each of their moves.
+of the positions and of each of their moves; ``agree --rules-only`` compares the
+moves, the positions they lead to and the primitive verdicts, without databases.
 """
 
 from __future__ import annotations
@@ -108,7 +111,9 @@ class Notation:
         rows = [cells[r * self.n:(r + 1) * self.n] for r in range(self.n)]
         return f"({self.turns[1 - self.turns.index(turn)]} {' '.join(rows)})"
 
-    def move_to_peer(self, name: str) -> str:
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        """GamesmanOne's formal move of our move name (made at ``position``, which
+        only games whose move names depend on the turn need)."""
         raise NotImplementedError
 
     def move_from_peer(self, name: str) -> str:
@@ -131,7 +136,7 @@ class QuixoNotation(Notation):
     def __init__(self, size: int) -> None:
         self.n = size
 
-    def move_to_peer(self, name: str) -> str:
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
         parts = name.replace(" ", "").split("-")
         if len(parts) != 2:
             raise ValueError(f"{name!r} is not a Quixo move")
@@ -180,7 +185,7 @@ class TeekoNotation(Notation):
     symbols = "bw-"
     n = 5
 
-    def move_to_peer(self, name: str) -> str:
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
         parts = name.replace(" ", "").split("-")
         if len(parts) not in (1, 2):
             raise ValueError(f"{name!r} is not a Teeko move")
@@ -195,21 +200,242 @@ class TeekoNotation(Notation):
         return "-".join(_square(*divmod(cell, 5), 5) for cell in cells)
 
 
+def _words(text: str, count: int, what: str) -> list[str]:
+    """The words of our position text ``(w w ...)``, exactly ``count`` of them."""
+    body = text.strip()
+    if body.startswith("--"):  # options before the position
+        body = body[body.index("("):]
+    if not (body.startswith("(") and body.endswith(")")):
+        raise ValueError(f"{text!r} is not a position ({what})")
+    words = body[1:-1].split()
+    if len(words) != count:
+        raise ValueError(f"{text!r} is not a {what} position: {count} words expected")
+    return words
+
+
+class DshogiNotation(Notation):
+    """Dobutsu shogi. Ours: ``(L gle -c- -C- ELG -)``: the Lion letter of the player
+    to move (``L`` the first player, "Forest", upper case, at the bottom, moving
+    up; ``l`` the second), the rows from row 4 (top) to row 1, cells a-c, pieces
+    ``L G E C H`` (Lion, Giraffe, Elephant, Chick, Hen; lower case the second
+    player's), then the hands: the first player's pieces upper case, then the
+    second's lower case, each in the order G, E, C (``-`` if both are empty).
+    Moves ``b1-b2`` and drops ``G*b2``.
+
+    GamesmanOne's formal position ``T_cells_GEC_gec``: T = 1 or 2 for the player to
+    move, the 12 cells row-major from the top left (our a4 first), then the counts
+    in hand of the first player (G, E, C) and of the second. Its formal moves
+    ``A1 B2`` (squares A-C by column, 1-4 by row from the top: A1 = our a4) and
+    drops ``G B2``, the piece letter upper case on the first player's turn and
+    lower case on the second's."""
+
+    turns = "Ll"
+    pieces = "LlGgEeHhCc"
+    rows, cols = 4, 3
+    hand_order = "GEC"
+
+    def parse(self, text: str) -> tuple[str, str, tuple[int, ...], tuple[int, ...]]:
+        """(turn, 12 cells from the top left, first player's hand counts G E C,
+        second player's) of our position text."""
+        words = _words(text, self.rows + 2, "Dobutsu shogi (L row row row row hands)")
+        turn, rows, hands = words[0], words[1:-1], words[-1]
+        if turn not in self.turns:
+            raise ValueError(f"{text!r}: the turn is L or l, not {turn!r}")
+        if any(len(row) != self.cols or any(ch not in self.pieces + "-" for ch in row)
+               for row in rows):
+            raise ValueError(f"{text!r}: expected 4 rows of 3 cells from {self.pieces}-")
+        if hands != "-" and (any(ch not in "GECgec" for ch in hands)
+                             or hands != self.format_hands(self.hand_counts(hands))):
+            raise ValueError(f"{text!r}: the hands are G, E, C upper case (first player) "
+                             f"then lower case (second), in that order, or -; not {hands!r}")
+        first, second = self.hand_counts(hands)
+        return turn, "".join(rows), first, second
+
+    @classmethod
+    def hand_counts(cls, hands: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        hands = "" if hands == "-" else hands
+        return (tuple(hands.count(p) for p in cls.hand_order),
+                tuple(hands.count(p.lower()) for p in cls.hand_order))
+
+    @classmethod
+    def format_hands(cls, counts: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
+        first, second = counts
+        text = "".join(p * n for p, n in zip(cls.hand_order, first)) + \
+            "".join(p.lower() * n for p, n in zip(cls.hand_order, second))
+        return text or "-"
+
+    def format(self, turn: str, cells: str, first, second) -> str:
+        rows = [cells[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)]
+        return f"({turn} {' '.join(rows)} {self.format_hands((tuple(first), tuple(second)))})"
+
+    def to_peer(self, text: str) -> str:
+        turn, cells, first, second = self.parse(text)
+        if any(n > 2 for n in first + second):
+            raise ValueError(f"{text!r}: at most two of a kind in a hand")
+        return (f"{1 + self.turns.index(turn)}_{cells}_"
+                f"{''.join(map(str, first))}_{''.join(map(str, second))}")
+
+    def from_peer(self, formal: str) -> str:
+        match = re.fullmatch(r"([12])_([LlGgEeHhCc-]{12})_([0-2]{3})_([0-2]{3})", formal)
+        if not match:
+            raise ValueError(f"{formal!r} is not a GamesmanOne Dobutsu shogi position")
+        turn, cells, first, second = match.groups()
+        return self.format(self.turns[int(turn) - 1], cells, [int(ch) for ch in first],
+                           [int(ch) for ch in second])
+
+    def swap_colours(self, text: str) -> str:
+        """The same position seen by the other player: the board turned half round,
+        each piece's owner exchanged, the hands exchanged, the other to move (our
+        index stores a position and this twin under one index)."""
+        turn, cells, first, second = self.parse(text)
+        return self.format(self.turns[1 - self.turns.index(turn)], cells[::-1].swapcase(),
+                           second, first)
+
+    def square_to_cell(self, name: str) -> int:
+        if not re.fullmatch(r"[a-c][1-4]", name):
+            raise ValueError(f"{name!r} is not a Dobutsu shogi square (a1..c4)")
+        return (self.rows - int(name[1])) * self.cols + "abc".index(name[0])
+
+    def cell_to_square(self, cell: int) -> str:
+        return "abc"[cell % self.cols] + str(self.rows - cell // self.cols)
+
+    def cell_to_peer(self, cell: int) -> str:
+        return "ABC"[cell % self.cols] + str(cell // self.cols + 1)
+
+    def peer_to_cell(self, name: str) -> int:
+        if not re.fullmatch(r"[A-C][1-4]", name):
+            raise ValueError(f"{name!r} is not a GamesmanOne Dobutsu shogi square (A1..C4)")
+        return (int(name[1]) - 1) * self.cols + "ABC".index(name[0])
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        name = name.strip()
+        drop = re.fullmatch(r"([GEC])\*([a-c][1-4])", name)
+        if drop:
+            piece = drop.group(1)
+            if position is not None and self.parse(position)[0] == "l":
+                piece = piece.lower()
+            return f"{piece} {self.cell_to_peer(self.square_to_cell(drop.group(2)))}"
+        step = re.fullmatch(r"([a-c][1-4])-([a-c][1-4])", name)
+        if not step:
+            raise ValueError(f"{name!r} is not a Dobutsu shogi move (b1-b2 or G*b2)")
+        return " ".join(self.cell_to_peer(self.square_to_cell(sq)) for sq in step.groups())
+
+    def move_from_peer(self, name: str) -> str:
+        drop = re.fullmatch(r"\s*([GECgec])\s+([A-C][1-4])\s*", name)
+        if drop:
+            return f"{drop.group(1).upper()}*{self.cell_to_square(self.peer_to_cell(drop.group(2)))}"
+        step = re.fullmatch(r"\s*([A-C][1-4])\s+([A-C][1-4])\s*", name)
+        if not step:
+            raise ValueError(f"{name!r} is not a GamesmanOne Dobutsu shogi move")
+        return "-".join(self.cell_to_square(self.peer_to_cell(sq)) for sq in step.groups())
+
+
+class GobbletNotation(Notation):
+    """Gobblet Gobblers. Ours: ``(x ---/---/--- ---/---/--- ---/---/---)``: the player
+    to move (``x`` the first), the rows from row 3 (top) to row 1, cells a, b, c
+    separated by ``/``, a cell three characters: its small, medium and large
+    piece, each ``x``, ``o`` or ``-``. Moves ``S*b2`` (``M``, ``L``: a piece from
+    the reserve) and ``a1-b2`` (the top piece of a1 to b2).
+
+    GamesmanOne's formal position ``T_small9medium9large9``: T = 1 or 2, then the
+    three boards of small, medium and large pieces, each 9 cells row-major from
+    the top left (our a3 first), ``X``, ``O``, ``-``. Its formal moves ``A_S_4``
+    (add a small piece at cell 4, 0-based: our b2; ``M``, ``L``) and ``M_0_4``
+    (move the top piece of cell 0 to cell 4)."""
+
+    turns = "xo"
+    n = 3
+    sizes = "SML"
+
+    def parse(self, text: str) -> tuple[str, list[str]]:
+        """(turn, the 9 cells from the top left, each 3 characters small-medium-large)."""
+        words = _words(text, self.n + 1, "Gobblet Gobblers (x row row row)")
+        turn, rows = words[0], words[1:]
+        if turn not in self.turns:
+            raise ValueError(f"{text!r}: the turn is x or o, not {turn!r}")
+        cells = []
+        for row in rows:
+            parts = row.split("/")
+            if len(parts) != self.n or any(
+                    len(cell) != 3 or any(ch not in "xo-" for ch in cell) for cell in parts):
+                raise ValueError(f"{text!r}: a row is three cells a/b/c of three characters "
+                                 "(small, medium, large) from x, o, -")
+            cells.extend(parts)
+        return turn, cells
+
+    def format(self, turn: str, cells: list[str]) -> str:
+        rows = ["/".join(cells[r * self.n:(r + 1) * self.n]) for r in range(self.n)]
+        return f"({turn} {' '.join(rows)})"
+
+    def to_peer(self, text: str) -> str:
+        turn, cells = self.parse(text)
+        boards = "".join("".join(cell[size] for cell in cells) for size in range(3))
+        return f"{1 + self.turns.index(turn)}_{boards.upper()}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"[12]_[XOxo-]{27}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne Gobblet Gobblers position")
+        boards = formal[2:].lower()
+        cells = ["".join(boards[size * 9 + k] for size in range(3)) for k in range(9)]
+        return self.format(self.turns[int(formal[0]) - 1], cells)
+
+    def swap_colours(self, text: str) -> str:
+        turn, cells = self.parse(text)
+        table = str.maketrans({"x": "o", "o": "x"})
+        return self.format(self.turns[1 - self.turns.index(turn)],
+                           [cell.translate(table) for cell in cells])
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        name = name.strip()
+        add = re.fullmatch(r"([SML])\*([a-c][1-3])", name)
+        if add:
+            return f"A_{add.group(1)}_{_cell(add.group(2), self.n)}"
+        step = re.fullmatch(r"([a-c][1-3])-([a-c][1-3])", name)
+        if not step:
+            raise ValueError(f"{name!r} is not a Gobblet Gobblers move (S*b2 or a1-b2)")
+        return f"M_{_cell(step.group(1), self.n)}_{_cell(step.group(2), self.n)}"
+
+    def move_from_peer(self, name: str) -> str:
+        add = re.fullmatch(r"A_([SML])_([0-8])", name.strip())
+        if add:
+            return f"{add.group(1)}*{_square(*divmod(int(add.group(2)), self.n), self.n)}"
+        step = re.fullmatch(r"M_([0-8])_([0-8])", name.strip())
+        if not step:
+            raise ValueError(f"{name!r} is not a GamesmanOne Gobblet Gobblers move")
+        return "-".join(_square(*divmod(int(cell), self.n), self.n) for cell in step.groups())
+
+
 @dataclass(frozen=True)
 class Case:
     """One game as both systems build it."""
 
     name: str
-    game: str                # our game name (and GamesmanOne's)
-    ours: tuple[str, ...]    # our game options
+    game: str                # our game name
+    ours: tuple[str, ...]    # our game options (command line)
     variant: int             # GamesmanOne's variant number
     notation: Notation = field(compare=False)
     note: str = ""
+    peer_name: str = ""      # GamesmanOne's game name, if not ours
+    options: tuple = ()      # our game options as (name, value) pairs, for make_game
+    solvable: bool = True    # whether GamesmanOne can solve it on this machine
+    corners: tuple[str, ...] = ()  # positions always compared (with their twins): the
+    #                                rules' corner cases, from docs/RULES.md's examples
+
+    @property
+    def peer_game(self) -> str:
+        return self.peer_name or self.game
 
     def peer_positions(self) -> int:
-        """How many positions GamesmanOne's tiers hold (when its output does not say)."""
+        """How many positions GamesmanOne's index holds (when its output does not say)."""
         if self.game == "quixo":
             return 2 * 3 ** (self.notation.n ** 2)
+        if self.game == "dshogi":
+            return dshogi_peer_positions()
+        if self.game == "gobblet":
+            # Each size's board: 0-2 pieces of each colour on 9 cells; both turns.
+            per_size = sum(math.comb(9, x) * math.comb(9 - x, o)
+                           for x in range(3) for o in range(3))
+            return 2 * per_size ** 3
         # Teeko: tiers 0..7 (pieces dropped) fix the turn; tier 8 (all eight on the
         # board) holds both turns.
         total = 0
@@ -219,6 +445,60 @@ class Case:
         return total + 2 * math.comb(25, 4) * math.comb(21, 4)
 
 
+def dshogi_peer_positions() -> int:
+    """The size of GamesmanOne's Dobutsu shogi index (its generic hash): both turns of
+    every board of 12 cells with one or two Lions (at most one each), at most two
+    Giraffes, two Elephants and two Chicks/Hens on the board and in the first
+    player's hand together, and 0-2 of each kind in that hand (the second
+    player's hand is what is left)."""
+    from itertools import product
+
+    total = 0
+    for lions in product(range(2), repeat=2):
+        if sum(lions) == 0:
+            continue
+        for g, e, c in product(range(3), repeat=3):  # first player's hand
+            # board counts: giraffes (G, g), elephants (E, e), chick-likes (H, h, C, c)
+            for gs in product(range(3), repeat=2):
+                if sum(gs) + g > 2:
+                    continue
+                for es in product(range(3), repeat=2):
+                    if sum(es) + e > 2:
+                        continue
+                    for cs in product(range(3), repeat=4):
+                        if sum(cs) + c > 2:
+                            continue
+                        counts = (*lions, *gs, *es, *cs)
+                        blanks = 12 - sum(counts)
+                        if not 4 <= blanks <= 11:
+                            continue
+                        ways = math.factorial(12) // math.factorial(blanks)
+                        for k in counts:
+                            ways //= math.factorial(k)
+                        total += ways
+    return 2 * total
+
+
+#: Dobutsu shogi's corner cases: a promotion, a Hen captured, a Chick dropped on the
+#: far row, a Lion captured, a Lion on the far row that can and cannot be taken, a
+#: player who cannot move.
+DSHOGI_CORNERS = (
+    "(L gle --C --- ELG c)", "(l glH --- --- ELG Ec)", "(L gle --- -Lh E-G C)",
+    "(L g-e l-- --- ELG Cc)", "(l gCe l-- --- ELG c)", "(L g-e -c- -C- ElG -)",
+    "(l -lL --- g-e E-G Cc)", "(l --L --- gle E-G Cc)", "(L GE- LGE CCl --- -)",
+)
+#: Gobblet Gobblers' corner cases: covering, uncovering the other colour's line
+#: (and covering it again), both colours in line.
+GOBBLET_CORNERS = (
+    "(o ---/---/--- ---/-x-/--- ---/---/---)",
+    "(x o-x/-o-/-o- ---/---/--- x--/---/---)",
+    "(o o--/-o-/-o- ---/--x/--- x--/---/---)",
+    "(o o--/-ox/-o- ---/---/--- x--/---/---)",
+    "(x o--/o--/-o- ---/---/--- x--/x--/-x-)",
+    "(o o--/o--/-o- ---/---/--- x--/x--/-x-)",
+)
+
+
 def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
     if game == "quixo":
         size = 4 if size is None else size
@@ -226,14 +506,27 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
             raise Failure("quixo --size must be 3, 4 or 5 (GamesmanOne solves those)")
         note = "2*3^25 positions: far too large for this machine" if size == 5 else ""
         return Case(f"quixo{size}", "quixo", ("--size", str(size)), 5 - size,
-                    QuixoNotation(size), note)
+                    QuixoNotation(size), note, options=(("size", size),),
+                    solvable=size < 5)
     if game == "teeko":
         if size not in (None, 5):
             raise Failure("GamesmanOne solves Teeko on the 5x5 board only (--size 5)")
         ours = ("--advanced",) if advanced else ()
         return Case("teeko-advanced" if advanced else "teeko", "teeko", ours, int(advanced),
-                    TeekoNotation(), "GamesmanOne needs about 9 GiB and 20+ minutes")
-    raise Failure(f"unknown game {game!r}: quixo or teeko")
+                    TeekoNotation(), "GamesmanOne needs about 9 GiB and 20+ minutes",
+                    options=(("size", 5), ("advanced", advanced)))
+    if game in ("dshogi", "gobblet") and size is not None:
+        raise Failure(f"{game} has one board; no --size")
+    if game == "dshogi":
+        return Case("dshogi", "dshogi", (), 0, DshogiNotation(),
+                    "GamesmanOne's regular solver: 4.2 billion positions, 8 GiB of "
+                    "memory and many hours on one core", corners=DSHOGI_CORNERS)
+    if game == "gobblet":
+        return Case("gobblet", "gobblet", (), 0, GobbletNotation(),
+                    "GamesmanOne cannot solve it here: its first tier (864 million "
+                    "positions) does not fit in this machine's memory",
+                    peer_name="gobbletg", solvable=False, corners=GOBBLET_CORNERS)
+    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi or gobblet")
 
 
 CASES = {
@@ -242,6 +535,7 @@ CASES = {
     "quixo5": lambda: make_case("quixo", 5),
     "teeko": lambda: make_case("teeko"),
     "teeko-advanced": lambda: make_case("teeko", advanced=True),
+    "dshogi": lambda: make_case("dshogi"),
 }
 
 
@@ -277,7 +571,7 @@ def peer_solve(binary: Path, data_dir: Path, case: Case, env: dict | None = None
     """Solve (or find already solved) a case into data_dir; its output."""
     cwd, rel = data_location(data_dir)
     cwd.mkdir(parents=True, exist_ok=True)
-    command = [str(binary), f"--data-path={rel}", "solve", case.game, str(case.variant)]
+    command = [str(binary), f"--data-path={rel}", "solve", case.peer_game, str(case.variant)]
     run = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
     if run.returncode != 0:
         tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -296,38 +590,58 @@ BATCH_QUERY_C = r"""
  * { "error": CODE, "position": "..." } where query fails).
  *
  * GamesmanOne's src/core/headless/hquery.c is compiled in, so the legality
- * test, the moves and the JSON come from the code `query` runs, with two
+ * test, the moves and the JSON come from the code `query` runs, with these
  * changes:
- * - values and remoteness are read from whole tiers loaded into memory once
- *   (DbManagerLoadTier, as the solver loads child tiers) instead of
- *   SolverManagerGetValue's fresh probe per call, which decompresses a 1 MiB
- *   xz block for every value and every remoteness (about 0.5 s per Quixo 4x4
- *   position); the position is canonicalized first, as the tier solver does.
- *   With a 4th argument "probe", query's own SolverManagerGetValue is used.
- * - the printing is repeated here: hquery.c's JsonPrintTierPositionResponse
- *   releases the partMoves array twice (harmless in a process that exits right
- *   after, heap corruption on a second query).
- * Usage: gamesman_batchquery DATA_PATH GAME VARIANT [probe]
+ * - values and remoteness are read without query's fresh database probe per
+ *   call, which decompresses a 1 MiB xz block for every value and every
+ *   remoteness (about 0.5 s per Quixo 4x4 position). Tier games: from whole
+ *   tiers loaded into memory once (DbManagerLoadTier, as the solver loads
+ *   child tiers). Regular games (one tier of every position): through one
+ *   probe kept open, or with MODE "load" from the whole tier in memory. The
+ *   position is canonicalized first, as the solvers do.
+ *   MODE "probe": query's own SolverManagerGetValue; MODE "rules": no values
+ *   at all (every value "unsolved", as query prints without a database).
+ * - the printing is repeated here: hquery.c's JsonPrint*PositionResponse
+ *   release the partMoves array twice (harmless in a process that exits
+ *   right after, heap corruption on a second query).
+ * - two keys query does not print are added to the position's object:
+ *   "primitive", the game's Primitive verdict of the position ("undecided",
+ *   "win", "lose", "tie"), and "legal", the solver's IsLegalPosition.
+ * Usage: gamesman_batchquery DATA_PATH GAME VARIANT [probe|load|rules]
  * (DATA_PATH relative to the working directory, as gamesman --data-path). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/constants.h"
 #include "core/db/db_manager.h"
 #include "core/game_manager.h"
+#include "core/solvers/regular_solver/regular_solver.h"
 #include "core/solvers/solver_manager.h"
 #include "core/solvers/tier_solver/tier_solver.h"
 
-static bool use_probe = false;
+enum { kModeDefault, kModeProbe, kModeLoad, kModeRules };
+static int mode = kModeDefault;
+static bool regular = false;
+static bool regular_loaded = false;
+static DbProbe open_probe;
+static bool open_probe_init = false;
 enum { kLoadedMax = 200 };
 static Tier loaded[kLoadedMax];
 static int num_loaded = 0, next_evict = 0;
 
 static TierPosition Canonical(TierPosition tp) {
-    const TierSolverApi *api =
-        (const TierSolverApi *)GameManagerGetCurrentGame()->solver_api;
+    const void *solver_api = GameManagerGetCurrentGame()->solver_api;
     TierPosition c = tp;
+    if (regular) {
+        const RegularSolverApi *api = (const RegularSolverApi *)solver_api;
+        if (api->GetCanonicalPosition != NULL) {
+            c.position = api->GetCanonicalPosition(tp.position);
+        }
+        return c;
+    }
+    const TierSolverApi *api = (const TierSolverApi *)solver_api;
     if (api->GetCanonicalTier != NULL) {
         c.tier = api->GetCanonicalTier(tp.tier);
         if (c.tier != tp.tier) c.position = api->GetPositionInSymmetricTier(tp, c.tier);
@@ -350,16 +664,51 @@ static bool EnsureLoaded(Tier tier) {
     return DbManagerLoadTier(tier, api->GetTierSize(tier)) == 0;
 }
 
+static bool RegularUsesLoaded(void) {
+    if (mode != kModeLoad) return false;
+    if (!regular_loaded) {
+        const RegularSolverApi *api =
+            (const RegularSolverApi *)GameManagerGetCurrentGame()->solver_api;
+        regular_loaded = DbManagerLoadTier(kDefaultTier, api->GetNumPositions()) == 0;
+        if (!regular_loaded) {
+            fprintf(stderr, "gamesman_batchquery: cannot load the database\n");
+            exit(3);
+        }
+    }
+    return true;
+}
+
+static DbProbe *OpenProbe(void) {
+    if (!open_probe_init) {
+        if (DbManagerProbeInit(&open_probe) != 0) {
+            fprintf(stderr, "gamesman_batchquery: cannot open a probe\n");
+            exit(3);
+        }
+        open_probe_init = true;
+    }
+    return &open_probe;
+}
+
 static Value BatchGetValue(TierPosition tp) {
-    if (use_probe) return SolverManagerGetValue(tp);
+    if (mode == kModeRules) return kErrorValue;
+    if (mode == kModeProbe) return SolverManagerGetValue(tp);
     TierPosition c = Canonical(tp);
+    if (regular) {
+        if (RegularUsesLoaded()) return DbManagerGetValueFromLoaded(c.tier, c.position);
+        return DbManagerProbeValue(OpenProbe(), c);
+    }
     if (!EnsureLoaded(c.tier)) return kErrorValue;
     return DbManagerGetValueFromLoaded(c.tier, c.position);
 }
 
 static int BatchGetRemoteness(TierPosition tp) {
-    if (use_probe) return SolverManagerGetRemoteness(tp);
+    if (mode == kModeRules) return kErrorRemoteness;
+    if (mode == kModeProbe) return SolverManagerGetRemoteness(tp);
     TierPosition c = Canonical(tp);
+    if (regular) {
+        if (RegularUsesLoaded()) return DbManagerGetRemotenessFromLoaded(c.tier, c.position);
+        return DbManagerProbeRemoteness(OpenProbe(), c);
+    }
     if (!EnsureLoaded(c.tier)) return kErrorRemoteness;
     return DbManagerGetRemotenessFromLoaded(c.tier, c.position);
 }
@@ -370,7 +719,26 @@ static int BatchGetRemoteness(TierPosition tp) {
 #undef SolverManagerGetValue
 #undef SolverManagerGetRemoteness
 
+static const char *PrimitiveName(Value v) {
+    return v < 0 ? "error" : kValueStrings[v];
+}
+
+/* The moves and part-moves arrays are filled by the caller; prints the parent
+ * object, releasing everything once. */
+static int PrintParent(json_object *parent, json_object **moves_obj,
+                       json_object **partmoves_obj, Value primitive, bool legal) {
+    if (parent == NULL) return kMallocFailureError;
+    json_object_object_add(parent, "primitive",
+                           json_object_new_string(PrimitiveName(primitive)));
+    json_object_object_add(parent, "legal", json_object_new_boolean(legal));
+    printf("%s\n", json_object_to_json_string(parent));
+    json_object_put(parent); /* releases both arrays too */
+    *moves_obj = *partmoves_obj = NULL;
+    return 0;
+}
+
 static int PrintTierPosition(const Game *game, TierPosition tier_position) {
+    const TierSolverApi *api = (const TierSolverApi *)game->solver_api;
     MoveArray moves = GetMovesFromTierPosition(game, tier_position);
     PartmoveArray partmoves = GetPartmovesFromTierPosition(game, tier_position);
     int ret = 0;
@@ -388,15 +756,42 @@ static int PrintTierPosition(const Game *game, TierPosition tier_position) {
         json_object_array_add(partmoves_obj, edge);
     }
     if (ret == 0) {
-        json_object *parent = JsonCreateParentTierPositionObject(
-            game, tier_position, moves_obj, partmoves_obj);
-        if (parent == NULL) {
-            ret = kMallocFailureError;
-        } else {
-            printf("%s\n", json_object_to_json_string(parent));
-            json_object_put(parent); /* releases both arrays too */
-            moves_obj = partmoves_obj = NULL;
-        }
+        bool legal = api->IsLegalPosition == NULL || api->IsLegalPosition(tier_position);
+        ret = PrintParent(JsonCreateParentTierPositionObject(game, tier_position, moves_obj,
+                                                             partmoves_obj),
+                          &moves_obj, &partmoves_obj,
+                          game->uwapi->tier->Primitive(tier_position), legal);
+    }
+    json_object_put(moves_obj);
+    json_object_put(partmoves_obj);
+    MoveArrayDestroy(&moves);
+    PartmoveArrayDestroy(&partmoves);
+    return ret;
+}
+
+static int PrintRegularPosition(const Game *game, Position position) {
+    const RegularSolverApi *api = (const RegularSolverApi *)game->solver_api;
+    MoveArray moves = GetMovesFromPosition(game, position);
+    PartmoveArray partmoves = GetPartmovesFromPosition(game, position);
+    int ret = 0;
+    json_object *moves_obj = json_object_new_array_ext((int)moves.size);
+    json_object *partmoves_obj = json_object_new_array_ext((int)partmoves.size);
+    for (int64_t i = 0; i < moves.size; ++i) {
+        json_object *child = JsonCreateChildPositionObject(game, position, moves.array[i]);
+        if (child == NULL) { ret = kMallocFailureError; break; }
+        json_object_array_add(moves_obj, child);
+    }
+    for (int64_t i = 0; ret == 0 && i < partmoves.size; ++i) {
+        json_object *edge = JsonCreatePartmoveEdgeObject(&partmoves.array[i]);
+        if (edge == NULL) { ret = kMallocFailureError; break; }
+        json_object_array_add(partmoves_obj, edge);
+    }
+    if (ret == 0) {
+        bool legal = api->IsLegalPosition == NULL || api->IsLegalPosition(position);
+        ret = PrintParent(JsonCreateParentPositionObject(game, position, moves_obj,
+                                                         partmoves_obj),
+                          &moves_obj, &partmoves_obj,
+                          game->uwapi->regular->Primitive(position), legal);
     }
     json_object_put(moves_obj);
     json_object_put(partmoves_obj);
@@ -406,26 +801,35 @@ static int PrintTierPosition(const Game *game, TierPosition tier_position) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4 && !(argc == 5 && strcmp(argv[4], "probe") == 0)) {
-        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [probe]\n", argv[0]);
+    if (argc == 5 && strcmp(argv[4], "probe") == 0) {
+        mode = kModeProbe;
+    } else if (argc == 5 && strcmp(argv[4], "load") == 0) {
+        mode = kModeLoad;
+    } else if (argc == 5 && strcmp(argv[4], "rules") == 0) {
+        mode = kModeRules;
+    } else if (argc != 4) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [probe|load|rules]\n", argv[0]);
         return 2;
     }
-    use_probe = (argc == 5);
     bool is_tier_game;
     int error = InitAndCheckGame(argv[2], atoi(argv[3]), argv[1], &is_tier_game);
     if (error != 0) return error;
     const Game *game = GameManagerGetCurrentGame();
-    if (!is_tier_game) {
-        fprintf(stderr, "gamesman_batchquery: only tier games are supported\n");
-        return 2;
-    }
+    regular = !is_tier_game;
     char line[4096];
     while (fgets(line, sizeof(line), stdin) != NULL) {
         size_t n = strlen(line);
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
         if (n == 0) continue;
         int ret;
-        if (!game->uwapi->tier->IsLegalFormalPosition(line)) {
+        if (regular) {
+            if (!game->uwapi->regular->IsLegalFormalPosition(line)) {
+                ret = kIllegalGamePositionError;
+            } else {
+                ret = PrintRegularPosition(
+                    game, game->uwapi->regular->FormalPositionToPosition(line));
+            }
+        } else if (!game->uwapi->tier->IsLegalFormalPosition(line)) {
             ret = kIllegalGamePositionError;
         } else {
             TierPosition tp = game->uwapi->tier->FormalPositionToTierPosition(line);
@@ -434,6 +838,7 @@ int main(int argc, char **argv) {
         if (ret != 0) printf("{ \"error\": %d, \"position\": \"%s\" }\n", ret, line);
         fflush(stdout);
     }
+    if (open_probe_init) DbManagerProbeDestroy(&open_probe);
     return 0;
 }
 """
@@ -494,8 +899,10 @@ class PeerQuery:
     helper (one process), or one ``gamesman query`` process per position, two at a
     time. Each answer is the JSON object, or {"error": code, ...}."""
 
-    def __init__(self, binary: Path, data_dir: Path, case: Case, helper: Path | None) -> None:
+    def __init__(self, binary: Path, data_dir: Path, case: Case, helper: Path | None,
+                 mode: str | None = None) -> None:
         self.binary, self.case, self.helper = binary, case, helper
+        self.mode = mode  # the helper's MODE: None, "probe", "load" or "rules"
         self.cwd, self.rel = data_location(data_dir)
 
     def query_many(self, positions: list[str]) -> list[dict]:
@@ -507,7 +914,7 @@ class PeerQuery:
             return list(pool.map(self._one, positions))
 
     def _one(self, position: str) -> dict:
-        command = [str(self.binary), f"--data-path={self.rel}", "query", self.case.game,
+        command = [str(self.binary), f"--data-path={self.rel}", "query", self.case.peer_game,
                    str(self.case.variant), position]
         run = subprocess.run(command, cwd=self.cwd, capture_output=True, text=True)
         if run.returncode != 0 or not run.stdout.strip():
@@ -515,7 +922,8 @@ class PeerQuery:
         return json.loads(run.stdout)
 
     def _batch(self, positions: list[str]) -> list[dict]:
-        command = [str(self.helper), self.rel, self.case.game, str(self.case.variant)]
+        command = [str(self.helper), self.rel, self.case.peer_game, str(self.case.variant),
+                   *([self.mode] if self.mode else [])]
         proc = subprocess.Popen(command, cwd=self.cwd, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                 bufsize=1 << 16)
@@ -611,12 +1019,12 @@ def run_peer(binary: Path, case: Case, work: Path, threads: int, round_no: int) 
         env["OMP_WAIT_POLICY"] = "passive"
     else:
         env.pop("OMP_WAIT_POLICY", None)
-    command = [str(binary), "--data-path=data", "solve", case.game, str(case.variant)]
+    command = [str(binary), "--data-path=data", "solve", case.peer_game, str(case.variant)]
     log = work / f"{run_dir.name}.log"
     code, cpu, wall, peak = measured(command, run_dir, env, log)
     text = log.read_text()
     if code != 0:
-        raise Failure(f"GamesmanOne solve {case.game} {case.variant} failed (exit {code}); "
+        raise Failure(f"GamesmanOne solve {case.peer_game} {case.variant} failed (exit {code}); "
                       f"see {log}")
     match = re.search(r"of total size (\d+) \(positions\)", text)
     positions = int(match.group(1)) if match else case.peer_positions()
@@ -803,7 +1211,7 @@ def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) ->
         ours_moves = {m.move: m for m in moves}
         for name in sorted(set(ours_moves) - set(peer_moves)):
             try:
-                theirs = notation.move_to_peer(name)
+                theirs = notation.move_to_peer(name, position)
             except ValueError:
                 theirs = "no GamesmanOne name"
             problems.append(f"move {name} ({theirs}): ours only")
@@ -829,6 +1237,15 @@ def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) ->
             "peer": {k: peer.get(k) for k in ("positionValue", "remoteness", "error")}})
 
 
+def query_part(answer: dict) -> dict:
+    """The batch helper's answer without the keys it adds to query's ("primitive",
+    "legal"), to compare with 'gamesman query'."""
+    return {k: v for k, v in answer.items() if k not in HELPER_KEYS}
+
+
+HELPER_KEYS = ("primitive", "legal")
+
+
 def agree(args: argparse.Namespace) -> int:
     binary = check_binary(args.gamesman)
     case = make_case(args.game, args.size, args.advanced)
@@ -842,8 +1259,8 @@ def agree(args: argparse.Namespace) -> int:
     require_tiersolve(PROG)
     if args.rules_only:
         return agree_rules(args, case, binary, work)
-    if case.note and case.game == "quixo":
-        raise Failure(f"{case.name}: {case.note}")
+    if not case.solvable:
+        raise Failure(f"{case.name}: {case.note}; compare the rules with --rules-only")
     import numpy as np
 
     from tiersolve.databases import open_database
@@ -858,11 +1275,12 @@ def agree(args: argparse.Namespace) -> int:
         raise Failure(f"{db_path} is a database of {db.game.describe()}, not {case.name}")
 
     peer_data = Path(args.peer_data).expanduser() if args.peer_data else work / "gamesman" / "data"
-    if case.game == "teeko":
+    if case.game in ("teeko", "dshogi"):
         print(f"note: {case.name}: {case.note} if it is not solved yet", file=sys.stderr)
     peer_solve(binary, peer_data, case)  # returns at once when already solved
     helper = None if args.no_batch else batch_helper(binary)
-    peer = PeerQuery(binary, peer_data, case, helper)
+    peer = PeerQuery(binary, peer_data, case, helper,
+                     None if args.peer_read == "open" else args.peer_read)
     start_answer = peer.query_many([case.notation.to_peer(db.start)])[0]
     if start_answer.get("positionValue") in (None, "unsolved", "undecided"):
         raise Failure(f"GamesmanOne's database in {peer_data} does not answer {case.name}'s "
@@ -932,6 +1350,9 @@ def agree(args: argparse.Namespace) -> int:
             sampled += 1
     if sampled < args.random_positions:
         print(f"note: found only {sampled} random legal positions", file=sys.stderr)
+    for text in case.corners:  # the rules' corner cases, and their twins
+        add(text)
+        add(case.notation.swap_colours(text))
 
     formal = [case.notation.to_peer(p) for p in order]
     peer_answers = peer.query_many(formal)
@@ -943,7 +1364,8 @@ def agree(args: argparse.Namespace) -> int:
         direct = PeerQuery(binary, peer_data, case, None)
         for k, answer in zip(picks, direct.query_many([formal[k] for k in picks])):
             helper_checked += 1
-            if answer != peer_answers[k] and not ("error" in answer and "error" in peer_answers[k]):
+            if answer != query_part(peer_answers[k]) and not (
+                    "error" in answer and "error" in peer_answers[k]):
                 helper_differs.append(formal[k])
         if helper_differs:
             raise Failure(f"the batch query helper and 'gamesman query' answer "
@@ -978,7 +1400,9 @@ def agree(args: argparse.Namespace) -> int:
               f"{start_answer['remoteness']}")
         print(f"positions compared: {tally.positions:,} (start, {from_games - 1:,} more from "
               f"{args.random_games} random games of {plies_total:,} plies, {sampled:,} random "
-              f"positions of our database); their values: "
+              f"positions of our database"
+              + (f", {2 * len(case.corners)} corner cases" if case.corners else "")
+              + "); their values: "
               + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
         print(f"moves compared: {tally.moves:,}")
         if helper is not None:
@@ -996,45 +1420,131 @@ def agree(args: argparse.Namespace) -> int:
     return 1 if tally.disagreements or inconsistent else 0
 
 
+def our_primitive(game, state) -> str | None:
+    """Our verdict on a position without moves ("win", "lose", "tie", "draw" for the
+    player to move), None if it has moves: a finished game our index leaves out
+    (its terminal value), or a position our rules call primitive."""
+    from tiersolve.values import UNDECIDED, VALUE_NAMES
+
+    code = game.terminal_value(state)
+    if code is None:
+        code = game.primitive_value(state)
+        if code == UNDECIDED:
+            return None
+    return VALUE_NAMES.get(code, str(code))
+
+
+def stuck_draw(ours: str, answer: dict) -> bool:
+    """A position where the player to move has no move and the game is not over: our
+    DRAW, GamesmanOne's "undecided" primitive verdict with an empty move list (its
+    value iteration leaves such a position undecided, which it reports as a draw)."""
+    return ours == "draw" and answer.get("primitive") == "undecided" \
+        and not answer.get("moves")
+
+
+def random_index_positions(game, notation: Notation, count: int, seed: int) -> tuple[list, int]:
+    """``count`` random positions of our game's index (rules only, no database):
+    random global indices, each decoded, kept if our rules call it legal (not
+    ILLEGAL, not unreachable), then it or its twin with the players exchanged
+    (which our index stores under the same index) at random, if that is legal
+    too. Returns (texts, indices tried)."""
+    from tiersolve.values import ILLEGAL
+
+    rng = random.Random(seed + 1)
+
+    def legal(text: str) -> bool:
+        try:
+            state = game.parse(text)
+        except ValueError:
+            return False
+        if game.terminal_value(state) is not None:
+            return True  # a finished game: legal, though the index leaves it out
+        try:
+            game.locate(state)
+        except ValueError:
+            return False
+        return (game.primitive_value(state) != ILLEGAL
+                and game.unreachable_reason(state) is None)
+
+    found: list[str] = []
+    tried = 0
+    size = game.size
+    while len(found) < count and tried < 200 * max(count, 1):
+        tried += 1
+        state = game.state_at(rng.randrange(size))
+        if game.primitive_value(state) == ILLEGAL:
+            continue
+        text = game.format(state)
+        choices = [t for t in (text, notation.swap_colours(text)) if legal(t)]
+        if choices:
+            found.append(rng.choice(choices))
+    return found, tried
+
+
 def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) -> int:
-    """--rules-only: random games by our game's rules; at each position GamesmanOne's
-    moves (from 'query' with an empty data directory: no values) must be ours and
-    lead to the same positions. Needs no database on either side."""
+    """--rules-only: GamesmanOne's moves (from its query code with no database: no
+    values) must be ours and lead to the same positions, and its primitive verdicts
+    (the batch helper reports them) must be ours, at every position of random games
+    by our rules and at random legal positions of our index. Needs no database on
+    either side."""
     from tiersolve.games import make_game
 
-    options = {"size": case.notation.n}
-    if case.game == "teeko":
-        options["advanced"] = args.advanced
-    game = make_game(case.game, **options)
+    game = make_game(case.game, **dict(case.options))
+    notation = case.notation
     rng = random.Random(args.seed)
     children: dict[str, dict[str, str]] = {}
+    verdicts: dict[str, str | None] = {}
     order: list[str] = []
+
+    def visit(state) -> list:
+        text = game.format(state)
+        kids = game.children(state)
+        if text not in children:
+            children[text] = {child.move: game.format(child.state) for child in kids}
+            verdicts[text] = our_primitive(game, state) if not kids else None
+            order.append(text)
+        return kids
+
     plies_total = 0
     for _ in range(args.random_games):
         state = game.parse(game.default_start())
         for ply in range(args.max_plies + 1):
-            text = game.format(state)
-            kids = game.children(state)
-            if text not in children:
-                children[text] = {child.move: game.format(child.state) for child in kids}
-                order.append(text)
+            kids = visit(state)
             if not kids or ply == args.max_plies:
                 break
             state = rng.choice(kids).state
             plies_total += 1
+    from_games = len(order)
+    sampled, tried = random_index_positions(game, notation, args.random_positions, args.seed)
+    for text in sampled:
+        visit(game.parse(text))
+    for text in case.corners:
+        for form in (text, notation.swap_colours(text)):
+            visit(game.parse(form))
     empty = Path(tempfile.mkdtemp(prefix="no_database_", dir=work)) / "data"
     helper = None if args.no_batch else batch_helper(binary)
-    notation = case.notation
-    answers = PeerQuery(binary, empty, case, helper).query_many(
+    answers = PeerQuery(binary, empty, case, helper, "rules").query_many(
         [notation.to_peer(text) for text in order])
     shutil.rmtree(empty.parent, ignore_errors=True)
     moves = 0
+    stuck = 0
+    refused, refused_example = 0, ""
+    primitives: dict[str, int] = {}
     disagreements = []
     for text, answer in zip(order, answers):
         problems = []
         if "error" in answer:
-            problems.append(f"GamesmanOne refuses it (error {answer['error']})")
+            reason = notation.peer_refusal_reason(text) \
+                if answer["error"] == PEER_ILLEGAL_POSITION else None
+            if reason:  # a known difference in which positions exist
+                refused += 1
+                refused_example = refused_example or f"{text} ({notation.to_peer(text)}): {reason}"
+            else:
+                problems.append(f"GamesmanOne refuses it (error {answer['error']})")
         else:
+            if answer.get("legal") is False:
+                problems.append("GamesmanOne's solver calls it illegal (IsLegalPosition); "
+                                "ours legal")
             theirs = {}
             for child in answer.get("moves", []):
                 try:
@@ -1042,7 +1552,12 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
                 except ValueError as exc:
                     problems.append(f"cannot read GamesmanOne's move: {exc}")
             ours = children[text]
-            problems += [f"move {m}: ours only" for m in sorted(set(ours) - set(theirs))]
+            for m in sorted(set(ours) - set(theirs)):
+                try:
+                    name = notation.move_to_peer(m, text)
+                except ValueError:
+                    name = "no GamesmanOne name"
+                problems.append(f"move {m} ({name}): ours only")
             problems += [f"move {m} ({theirs[m]['move']}): GamesmanOne only"
                          for m in sorted(set(theirs) - set(ours))]
             for m in sorted(set(ours) & set(theirs)):
@@ -1051,12 +1566,29 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
                     problems.append(f"move {m} ({theirs[m]['move']}) leads to {ours[m]} "
                                     f"({notation.to_peer(ours[m])}) in ours, "
                                     f"{theirs[m]['position']} in GamesmanOne")
+            if "primitive" in answer:  # the batch helper's verdict
+                mine = verdicts[text] or "undecided"
+                if stuck_draw(mine, answer):
+                    stuck += 1  # no move either side: a draw (DECISIONS.md)
+                else:
+                    if mine != "undecided":
+                        primitives[mine] = primitives.get(mine, 0) + 1
+                    if mine != answer["primitive"]:
+                        problems.append(f"primitive: ours {mine}, "
+                                        f"GamesmanOne {answer['primitive']}")
         if problems:
             disagreements.append((text, notation.to_peer(text), problems))
+    verdicts_checked = helper is not None
     if args.json:
         print(json.dumps({"case": case.name, "rules_only": True, "seed": args.seed,
                           "random_games": args.random_games, "plies_played": plies_total,
-                          "positions_compared": len(order), "moves_compared": moves,
+                          "positions_from_games": from_games,
+                          "random_positions": len(sampled), "indices_tried": tried,
+                          "positions_compared": len(order) - refused,
+                          "moves_compared": moves, "primitive_verdicts_compared": verdicts_checked,
+                          "primitive_positions": primitives, "stuck_draws": stuck,
+                          "peer_refused_unreachable": refused,
+                          "peer_refused_example": refused_example,
                           "disagreements": len(disagreements),
                           "disagreement_list": [{"position": t, "peer_position": f, "problems": p}
                                                 for t, f, p in disagreements]}, indent=2))
@@ -1065,9 +1597,20 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
         print(f"DISAGREE {text}  (GamesmanOne {formal})")
         for problem in problems:
             print(f"    {problem}")
-    print(f"{case.name}, rules only: {len(order):,} positions of {args.random_games} random games "
-          f"({plies_total:,} plies), {moves:,} moves compared, "
-          f"{len(disagreements):,} disagreements")
+    if refused:
+        print(f"refused by GamesmanOne as unreachable: {refused:,} (legal by our rules, "
+              f"e.g. {refused_example})")
+    print(f"{case.name}, rules only: {len(order) - refused:,} positions ({from_games:,} of "
+          f"{args.random_games} random games of {plies_total:,} plies, {len(sampled):,} random "
+          f"legal positions of our index"
+          + (f", {2 * len(case.corners)} corner cases" if case.corners else "")
+          + f"), {moves:,} moves compared"
+          + (", and every position's primitive verdict ("
+             + (", ".join(f"{v} {n:,}" for v, n in sorted(primitives.items())) or "none")
+             + " primitive)" if verdicts_checked else " (no primitive verdicts: --no-batch)")
+          + (f", {stuck:,} where the player to move cannot move (a draw both sides)"
+             if stuck else "")
+          + f"; {len(disagreements):,} disagreements")
     return 1 if disagreements else 0
 
 
@@ -1115,7 +1658,7 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"example:\n  python scripts/{PROG} agree ~/gamesmanone/bin/gamesman --game quixo "
                "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
-    a.add_argument("--game", required=True, choices=("quixo", "teeko"))
+    a.add_argument("--game", required=True, choices=("quixo", "teeko", "dshogi", "gobblet"))
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "
@@ -1129,15 +1672,22 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--max-plies", type=int, default=200, metavar="N",
                    help="a random game stops after this many plies (default 200)")
     a.add_argument("--random-positions", type=int, default=2000, metavar="M",
-                   help="random legal positions of our database (default 2000)")
+                   help="random legal positions of our database (with --rules-only: of "
+                        "our game's index) (default 2000)")
     a.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     a.add_argument("--no-batch", action="store_true",
                    help="one 'gamesman query' process per position (two at a time) instead of "
                         "the batch helper compiled from GamesmanOne's query code")
     a.add_argument("--rules-only", action="store_true",
-                   help="compare only the moves and the positions they lead to, on random "
-                        "games, by our rules and GamesmanOne's query with no database (no "
-                        "solving on either side)")
+                   help="compare only the moves, the positions they lead to and the "
+                        "primitive verdicts, on random games and random positions of our "
+                        "index, by our rules and GamesmanOne's query code with no database "
+                        "(no solving on either side)")
+    a.add_argument("--peer-read", choices=("open", "load", "probe"), default="open",
+                   help="how the batch helper reads a regular game's (Dobutsu shogi's) one "
+                        "database file: one probe kept open (default), the whole file loaded "
+                        "into memory (8 GiB for Dobutsu shogi), or query's fresh probe per "
+                        "value; tier games always load whole tiers")
     a.add_argument("--check-helper", type=int, default=20, metavar="N",
                    help="check N of the batch helper's answers against 'gamesman query' "
                         "(default 20)")

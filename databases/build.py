@@ -275,6 +275,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     written, PartialBuildMismatch for a partial build of something else, ValueError
     for a bad start position, and KeyboardInterrupt (the tiers solved so far are
     kept)."""
+    began = time.perf_counter()  # the total's clock, started before the compile's
     path = Path(path) if path is not None else default_path(game)
     on_cluster = workers is not None or scheduler is not None
     # The kernels compile while the start position, the file and the memory are
@@ -285,7 +286,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     try:
         return _build(game, path, start=start, threads=threads, progress=progress, force=force,
                       restart=restart, overwrite=overwrite, workers=workers,
-                      scheduler=scheduler, work_dir=work_dir, compiling=compiling)
+                      scheduler=scheduler, work_dir=work_dir, compiling=compiling,
+                      began=began)
     finally:
         if compiling is not None:
             compiling.cancel()
@@ -294,11 +296,13 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
 def _build(game: Game, path: Path, *, start: str | None, threads: int | None, progress: bool,
            force: bool, restart: bool, overwrite: bool, workers: int | None,
            scheduler: str | None, work_dir: str | os.PathLike | None,
-           compiling: KernelCompile | None) -> BuildReport:
-    """``build_database``'s work, with the kernels perhaps compiling already."""
+           compiling: KernelCompile | None, began: float) -> BuildReport:
+    """``build_database``'s work, with the kernels perhaps compiling already (since
+    ``began`` or later)."""
     threads_given = threads is not None
     threads = threads or os.cpu_count() or 1
-    run = BuildRun(game, path, partial_directory(path, work_dir), work_dir_hint=True)
+    run = BuildRun(game, path, partial_directory(path, work_dir), work_dir_hint=True,
+                   began=began)
     if work_dir is not None:
         check_work_dir(Path(work_dir))
     start_state = legal_start(game, start if start is not None else game.default_start())

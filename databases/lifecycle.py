@@ -459,16 +459,15 @@ def existing_report(path: Path, game: Game, *, start: str | None = None,
         if difference is not None:
             raise BuildRefused(f"{path} already holds {difference}; {advice}")
         info = db.info()
-        attrs = db.attributes
     kept = leftover if leftover is not None and leftover.exists() else None
     return BuildReport(
         game=game.name, description=info.description, path=str(path), positions=info.positions,
         counts=info.counts, start=info.start, start_value=info.start_value,
         start_remoteness=info.start_remoteness, max_remoteness=info.max_remoteness,
         solver=info.solver, threads=info.threads,
-        compile_seconds=float(attrs.get("compile_seconds", 0.0)),
-        solve_seconds=float(attrs.get("solve_seconds", 0.0)),
-        write_seconds=float(attrs.get("write_seconds", 0.0)), total_seconds=0.0,
+        # nothing was compiled, solved or written: the file's own build is in its
+        # metadata (info), not in this call's figures
+        compile_seconds=0.0, solve_seconds=0.0, write_seconds=0.0, total_seconds=0.0,
         file_bytes=info.file_bytes, solver_peak_bytes=0, planned_peak_bytes=0, peak_rss_bytes=0,
         tiers=info.tiers, resumed_tiers=0, options=dict(game.options), skipped=True,
         leftover=str(kept) if kept else "", leftover_bytes=folder_bytes(kept) if kept else 0)
@@ -497,8 +496,10 @@ class BuildRun:
     """
 
     def __init__(self, game: Game, path: str | os.PathLike, work_folder: Path, *,
-                 work_dir_hint: bool = False) -> None:
-        self.began = time.perf_counter()
+                 work_dir_hint: bool = False, began: float | None = None) -> None:
+        # ``began``: when the build began, if before this (its kernels may have started
+        # compiling first): the total is counted on the same clock as its parts
+        self.began = time.perf_counter() if began is None else began
         self.game = game
         self.path = Path(path)
         self.work_folder = work_folder
@@ -515,8 +516,10 @@ class BuildRun:
         if overwrite or not self.path.exists():
             return None
         tidy_finished_build(self.path, self.work_folder)
-        return existing_report(self.path, self.game, start=start, starts=starts,
-                               leftover=self.work_folder)
+        report = existing_report(self.path, self.game, start=start, starts=starts,
+                                 leftover=self.work_folder)
+        report.total_seconds = time.perf_counter() - self.began
+        return report
 
     def __enter__(self) -> "BuildRun":
         make_folder(self.path)

@@ -146,6 +146,41 @@ def test_a_build_with_nothing_to_do_names_an_interrupted_rebuild(tmp_path, capsy
     assert f"{kept.directory} (" in stdout and "--overwrite resumes" in stdout
 
 
+class SlowToStartCompile:
+    """A stand-in for ``KernelCompile`` whose children take 0.2 s to start and compile
+    for 0.1 s more, as a first build's do (seconds, not tenths)."""
+
+    def __init__(self, game) -> None:
+        self.began = time.perf_counter()
+        time.sleep(0.2)
+
+    def wait(self) -> float:
+        time.sleep(0.1)
+        return time.perf_counter() - self.began
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_builds_figures_add_up(tmp_path, monkeypatch):
+    """The total is counted on the compile's clock: a first build printed '3.0 s
+    (compile 3.1, ...)'. A build with nothing to do reports what it did: nothing."""
+    from tiersolve.databases import build, build_database
+
+    monkeypatch.setattr(build, "KernelCompile", SlowToStartCompile)
+    out = tmp_path / "1210.h5"
+    report = build_database(make_game("1210"), out, progress=False)
+    assert report.compile_seconds >= 0.3
+    parts = report.compile_seconds + report.solve_seconds + report.write_seconds
+    assert report.total_seconds >= parts > 0
+    assert f"{report.total_seconds:.1f} s (compile {report.compile_seconds:.1f}," in \
+        report.summary_line()
+    again = build_database(make_game("1210"), out, progress=False)
+    assert again.skipped
+    assert (again.compile_seconds, again.solve_seconds, again.write_seconds) == (0, 0, 0)
+    assert 0 < again.total_seconds < 5
+
+
 def test_progress_off_a_terminal_is_a_line_per_phase(tmp_path):
     done = tiersolve("build", "ttt", "--rows", "3", "--cols", "3", "--out", "t.h5", cwd=tmp_path)
     assert done.returncode == 0 and "\r" not in done.stderr

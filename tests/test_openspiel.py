@@ -10,9 +10,11 @@ command and its one-line refusals, and the package without OpenSpiel."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,8 +30,8 @@ else:
 from tiersolve.databases import build_database, open_database  # noqa: E402
 from tiersolve.errors import DatabaseMismatchError, GameError, PositionError  # noqa: E402
 from tiersolve.openspiel import (  # noqa: E402
-    NotInOpenSpielError, TablebaseBot, UnsupportedGameError, evaluate, load_game, match_game,
-    position_of, state_of,
+    Evaluation, NotInOpenSpielError, RemotenessRow, TablebaseBot, UnsupportedGameError, evaluate,
+    load_game, match_game, position_of, state_of,
 )
 from tiersolve.openspiel import lines  # noqa: E402
 
@@ -383,10 +385,67 @@ def test_a_users_own_bot_by_module_and_callable(database, capsys, tmp_path, monk
     assert len({seed for _, seed in made}) == 6
 
 
+def test_one_run_says_one_time_on_stdout_and_stderr(database, capsys, monkeypatch):
+    """The report and the progress line count the same clock, from the positions
+    sampled to the last game: sampling Breakthrough's positions took 4 of a run's 5 s,
+    which the progress line left out."""
+    evaluating = importlib.import_module("tiersolve.openspiel.evaluate")
+
+    def slow_to_sample(*args, **kwargs):
+        import time
+
+        time.sleep(0.3)
+        return sample(*args, **kwargs)
+
+    sample = evaluating._random_starts
+    monkeypatch.setattr(evaluating, "_random_starts", slow_to_sample)
+    db = db_of(database, "tic_tac_toe")
+    code, out, err = command(["evaluate", str(db.path), "--agent", "random", "--games", "4"],
+                             capsys)
+    assert code == 0, err
+    reported = float(re.search(r"seed 0, (\d+\.\d) s$", out.splitlines()[0])[1])
+    assert err.splitlines()[-1] == f"random: 4 games, {reported:.1f} s" and reported >= 0.3
+
+
+def test_the_positions_openspiel_cannot_set_up_are_said_to_be_sampled_again():
+    """'Drawn' is a value here; the positions are sampled."""
+    report = Evaluation("random", "breakthrough(columns=3,rows=4)", "x.h5", 0, [],
+                        [RemotenessRow(1, 2, 1, 2, 0)], 0, 2, skipped_starts=22)
+    text = report.text()
+    assert "(22 positions sampled could not be set up in OpenSpiel, and others were sampled " \
+           "instead)" in text and "drawn again" not in text
+
+
+def test_the_plot_draws_what_was_measured_and_shows_where_it_is_thin():
+    """A point for each remoteness with moves, none joined to the next by a line (which
+    would run through remoteness 3 and 5, where nothing was measured); a point of
+    fewer than 10 moves is drawn hollow, not left out, and each point's moves show
+    below, on a log scale."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_hex
+
+    from tiersolve.openspiel import blunder_rate_figure
+
+    rows = [RemotenessRow(1, 40, 0, 40, 0), RemotenessRow(2, 30, 6, 0, 0),
+            RemotenessRow(6, 50, 25, 50, 1), RemotenessRow(7, 3, 1, 3, 0),
+            RemotenessRow(None, 20, 2, 0, 0)]
+    report = Evaluation("mcts:5", "breakthrough(columns=4,rows=5)", "x.h5", 0, [], rows, 1, 1)
+    rates, counts = blunder_rate_figure([report]).axes
+    assert all(line.get_linestyle() == "None" for line in rates.lines)  # no lines
+    drawn = [line for line in rates.lines if line.get_marker() == "o"]  # (not the caps)
+    points = {(float(x), round(float(y), 6), to_hex(line.get_markerfacecolor()))
+              for line in drawn for x, y in zip(line.get_xdata(), line.get_ydata())}
+    assert points == {(1.0, 0.0, "#1f77b4"), (2.0, 20.0, "#1f77b4"), (6.0, 50.0, "#1f77b4"),
+                      (7.0, round(100 / 3, 6), "#ffffff")}  # the thin one hollow
+    assert counts.get_yscale() == "log"
+    heights = sorted(float(y) for line in counts.lines for y in line.get_ydata())
+    assert [3.0, 30.0, 40.0, 50.0] == [h for h in heights if h != 10]  # 10: the thin line
+
+
 def test_the_plot_draws_rates_of_zero_and_one(tmp_path):
     """Rates at either end of their interval (a rate of 0 is its own lower bound)."""
     pytest.importorskip("matplotlib")
-    from tiersolve.openspiel import Evaluation, RemotenessRow, plot_blunder_rates
+    from tiersolve.openspiel import plot_blunder_rates
     from tiersolve.openspiel.evaluate import wilson
 
     # 11 moves: the interval's lower end of a rate of 0 comes out a hair above 0

@@ -25,7 +25,7 @@ def evaluate_parser(prog: str = "tiersolve evaluate") -> argparse.ArgumentParser
     parser = OneLineParser(
         prog=prog,
         description="Play an OpenSpiel agent against perfect play from a database, from\n"
-                    "OpenSpiel's start and from positions drawn at random from the database,\n"
+                    "OpenSpiel's start and from positions sampled at random from the database,\n"
                     "and judge every one of the agent's moves: a blunder lowers the value for\n"
                     "the agent (a win to a tie or a loss...), an inaccuracy keeps a win but\n"
                     "lengthens it. The report: the value kept, the blunder and inaccuracy\n"
@@ -50,16 +50,16 @@ def evaluate_parser(prog: str = "tiersolve evaluate") -> argparse.ArgumentParser
     parser.add_argument("--from-start", type=whole_number(0), default=None, metavar="N",
                         help="of them, games from OpenSpiel's start, the agent taking each side "
                              "in turn (default: half, rounded up); the rest start at positions "
-                             "drawn at random from the database, the agent to move")
+                             "sampled at random from the database, the agent to move")
     parser.add_argument("--game", metavar="OPENSPIEL_GAME",
                         help="OpenSpiel's game string, e.g. 'breakthrough(rows=5,columns=4)' "
                              "(default: the database's game); it must be the database's game "
                              "and size")
     parser.add_argument("--seed", type=whole_number(0), default=0, metavar="N",
-                        help="seed of the positions drawn and of every bot (default 0)")
+                        help="seed of the positions sampled and of every bot (default 0)")
     parser.add_argument("--plot", metavar="FILE.png",
-                        help="write the blunder rate by remoteness, one line per agent "
-                             "(needs matplotlib)")
+                        help="draw the blunder rate by remoteness, each agent in its colour, "
+                             "above the moves it is of (needs matplotlib)")
     parser.add_argument("--json", action="store_true",
                         help="print JSON instead of text (implies --quiet)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")

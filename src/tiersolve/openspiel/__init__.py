@@ -32,10 +32,11 @@ from tiersolve.openspiel.convert import (
     state_of,
 )
 from tiersolve.openspiel.evaluate import (
-    AgentError, Evaluation, GameRecord, RemotenessRow, agent_factory, evaluate, plot_blunder_rates,
+    AgentError, Evaluation, GameRecord, RemotenessRow, agent_factory, blunder_rate_figure, evaluate,
+    plot_blunder_rates,
 )
 
 __all__ = ["ActionValue", "AgentError", "Evaluation", "GameMatch", "GameRecord",
            "NotInOpenSpielError", "RemotenessRow", "TablebaseBot", "UnsupportedGameError",
-           "agent_factory", "evaluate", "load_game", "match_game", "plot_blunder_rates",
+           "agent_factory", "blunder_rate_figure", "evaluate", "load_game", "match_game", "plot_blunder_rates",
            "position_of", "state_of"]

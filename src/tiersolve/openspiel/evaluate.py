@@ -1,5 +1,5 @@
 """How well an OpenSpiel agent plays, judged by a database: games against the
-tablebase bot, from OpenSpiel's start and from positions drawn at random from the
+tablebase bot, from OpenSpiel's start and from positions sampled at random from the
 database, with every one of the agent's moves judged.
 
 A *blunder* lowers the value of the position for the agent (a win to a tie, a draw or
@@ -43,7 +43,7 @@ from tiersolve.openspiel.convert import (
 )
 
 __all__ = ["AgentError", "Evaluation", "GameRecord", "RemotenessRow", "agent_factory",
-           "evaluate", "plot_blunder_rates"]
+           "blunder_rate_figure", "evaluate", "plot_blunder_rates"]
 
 #: What ``--agent`` takes.
 AGENT_FORMS = "random, mcts:SIMULATIONS or module:callable"
@@ -164,8 +164,8 @@ class Evaluation:
     rows: list[RemotenessRow]
     from_start: int
     random_starts: int
-    skipped_starts: int = 0  # positions drawn that OpenSpiel could not set up
-    seconds: float = 0.0
+    skipped_starts: int = 0  # positions sampled that OpenSpiel could not set up
+    seconds: float = 0.0     # the whole evaluation: sampling the positions and the games
     lost_moves: int = 0      # moves in lost positions, which cannot be spoiled
 
     @property
@@ -249,8 +249,8 @@ class Evaluation:
         body = ["  " + "  ".join(cell.rjust(width) for cell, width in zip(line, widths))
                 for line in table]
         if self.skipped_starts:
-            body.append(f"({self.skipped_starts:,} positions drawn could not be set up in "
-                        "OpenSpiel and were drawn again)")
+            body.append(f"({self.skipped_starts:,} positions sampled could not be set up in "
+                        "OpenSpiel, and others were sampled instead)")
         return "\n".join(head + body)
 
 
@@ -265,9 +265,9 @@ def _percent(rate: float) -> str:
 def _random_starts(db: Database, match: GameMatch, game: pyspiel.Game, count: int,
                    rng: np.random.Generator,
                    search_limit: int) -> tuple[list[tuple[str, Any]], int]:
-    """``count`` positions drawn at random from what the database holds (legal, the
-    game not over), each with its OpenSpiel state; and how many drawn positions
-    OpenSpiel could not set up (drawn again)."""
+    """``count`` positions sampled at random from what the database holds (legal, the
+    game not over), each with its OpenSpiel state; and how many sampled positions
+    OpenSpiel could not set up (others sampled instead)."""
     if count == 0:
         return [], 0
     guided = reaches_from_start(db, match)
@@ -275,7 +275,7 @@ def _random_starts(db: Database, match: GameMatch, game: pyspiel.Game, count: in
     if stored is not None and stored.size == 0:
         raise TiersolveError(f"{db.path} holds no positions to start from")
     found: list[tuple[str, Any]] = []
-    skipped = drawn = 0
+    skipped = sampled = 0
     while len(found) < count:
         batch = max(256, 8 * (count - len(found)))
         indices = (rng.choice(stored, batch) if stored is not None
@@ -291,10 +291,10 @@ def _random_starts(db: Database, match: GameMatch, game: pyspiel.Game, count: in
                 skipped += 1
             if len(found) == count:
                 break
-        drawn += batch
-        if drawn > 1000 * count + 100_000 and len(found) < count:
+        sampled += batch
+        if sampled > 1000 * count + 100_000 and len(found) < count:
             raise TiersolveError(
-                f"drew {drawn:,} positions from {db.path} but OpenSpiel could set up only "
+                f"sampled {sampled:,} positions from {db.path} but OpenSpiel could set up only "
                 f"{len(found)}; a database of what play reaches from OpenSpiel's start gives "
                 f"them at once: {match.build_command(reachable=True)}")
     return found, skipped
@@ -374,7 +374,7 @@ class _Progress:
     """A bar of games on a terminal, a line when done elsewhere, or nothing."""
 
     def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.label, self.total, self.bar, self.began = label, total, None, time.perf_counter()
+        self.label, self.total, self.bar = label, total, None
         self.enabled = enabled
         if enabled and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             from tqdm import tqdm
@@ -385,12 +385,13 @@ class _Progress:
         if self.bar is not None:
             self.bar.update(1)
 
-    def close(self) -> None:
+    def close(self, seconds: float) -> None:
+        """The line says the evaluation's ``seconds``, as its report does: one clock."""
         if self.bar is not None:
             self.bar.close()
         elif self.enabled:
-            print(f"{self.label}: {self.total:,} games, {time.perf_counter() - self.began:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(f"{self.label}: {self.total:,} games, {seconds:.1f} s", file=sys.stderr,
+                  flush=True)
 
 
 def evaluate(database: Database | str | os.PathLike, agent: str | Factory, *, games: int = 100,
@@ -402,10 +403,10 @@ def evaluate(database: Database | str | os.PathLike, agent: str | Factory, *, ga
     ``agent`` is a spec (``random``, ``mcts:SIMULATIONS``, ``module:callable``: see
     ``agent_factory``) or a factory called as ``factory(game, player, seed)``. The first
     ``from_start`` games (half, rounded up, by default) begin at OpenSpiel's start, the
-    agent taking each side in turn; the others at positions drawn at random from the
+    agent taking each side in turn; the others at positions sampled at random from the
     database, the agent to move. ``game`` is the OpenSpiel game (string), by default
     the database's; it must have the database's rules and size. ``search_limit``
-    bounds the search for a line of play to a drawn Breakthrough position (see
+    bounds the search for a line of play to a sampled Breakthrough position (see
     ``state_of``). Errors are one line: TiersolveError and its kinds."""
     db = database if isinstance(database, Database) else None
     if db is None:
@@ -454,10 +455,11 @@ def evaluate(database: Database | str | os.PathLike, agent: str | Factory, *, ga
             lost += lost_here
             bar.update()
     finally:
-        bar.close()
+        seconds = time.perf_counter() - began  # the positions sampled and the games
+        bar.close(seconds)
     ordered = sorted(rows.values(), key=lambda row: (row.remoteness is None, row.remoteness or 0))
     return Evaluation(label, match.openspiel, str(db.path), seed, records, ordered, from_start,
-                      games - from_start, skipped, time.perf_counter() - began, lost)
+                      games - from_start, skipped, seconds, lost)
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -475,43 +477,78 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def plot_blunder_rates(evaluations: Iterable[Evaluation], path: str | os.PathLike,
-                       title: str | None = None, min_moves: int = 10) -> Path:
-    """One plot of the blunder rate of each evaluation against the remoteness of the
-    position before the move, with 95 % (Wilson) intervals, as a PNG at ``path``.
-    Points of fewer than ``min_moves`` moves are left out. Needs matplotlib."""
+def blunder_rate_figure(evaluations: Iterable[Evaluation], title: str | None = None,
+                        min_moves: int = 10):
+    """A matplotlib Figure of the blunder rate of each evaluation against the remoteness
+    of the position before the move, with 95 % (Wilson) intervals, above the number of
+    moves each rate is of. Only what was measured is drawn: a point for each remoteness
+    with moves, and no line between remoteness values (a line would run through values
+    without data, such as the even remoteness of won Breakthrough positions). Thin
+    data shows: a point of fewer than ``min_moves`` moves is hollow, and the lower
+    panel gives every point's moves on a log scale, with ``min_moves`` marked. Agents
+    are set a little apart along the axis, so that their points do not hide each
+    other. Needs matplotlib."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     evaluations = list(evaluations)
-    figure = Figure(figsize=(8, 4.5))
+    figure = Figure(figsize=(8, 5.5))
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    for evaluation in evaluations:
-        points = [row for row in evaluation.rows
-                  if row.remoteness is not None and row.moves >= min_moves]
+    axes, counts = figure.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": (3, 1)})
+    spread = 0.5 / max(1, len(evaluations))
+    for number, evaluation in enumerate(evaluations):
+        points = [row for row in evaluation.rows if row.remoteness is not None and row.moves]
         if not points:
             continue
-        x = np.array([row.remoteness for row in points])
+        colour = f"C{number % 10}"
+        x = np.array([row.remoteness for row in points]) + (number - (len(evaluations) - 1) / 2) * spread
+        moves = np.array([row.moves for row in points])
         rate = np.array([row.blunder_rate for row in points]) * 100
         bounds = np.array([wilson(row.blunders, row.moves) for row in points]) * 100
         below = np.maximum(0, rate - bounds[:, 0])  # a rate of 0 sits on its bound, to rounding
         above = np.maximum(0, bounds[:, 1] - rate)
-        axes.errorbar(x, rate, yerr=[below, above], marker="o",
-                      markersize=4, capsize=2, linewidth=1.2,
-                      label=f"{evaluation.agent} ({_percent(evaluation.blunder_rate)} overall)")
-    axes.set_xlabel("remoteness of the position before the move (moves to the end, perfect play)")
+        for enough, face, label in (
+                (moves >= min_moves, colour,
+                 f"{evaluation.agent} ({_percent(evaluation.blunder_rate)} overall)"),
+                (moves < min_moves, "white", None)):
+            if enough.any():
+                axes.errorbar(x[enough], rate[enough], yerr=[below[enough], above[enough]],
+                              fmt="o", color=colour, markerfacecolor=face, markersize=4.5,
+                              capsize=2, elinewidth=1, label=label)
+        counts.vlines(x, 0, moves, color=colour, linewidth=2)
+        counts.plot(x, moves, "o", color=colour, markersize=3)
     axes.set_ylabel("blunder rate (%)")
     axes.set_ylim(bottom=0)
     axes.grid(alpha=0.3)
+    counts.set_yscale("log")
+    counts.set_ylim(bottom=0.8)
+    counts.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+    counts.axhline(min_moves, color="#888", linestyle="--", linewidth=1)
+    counts.set_ylabel("moves")
+    counts.set_xlabel("remoteness of the position before the move (moves to the end, perfect play)")
+    counts.grid(alpha=0.3)
     if evaluations:
         axes.set_title(title or f"{evaluations[0].game}: blunders against the tablebase bot")
-    if axes.lines:
-        axes.legend(fontsize=8)
+    if axes.containers:
+        handles, labels = axes.get_legend_handles_labels()
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], marker="o", linestyle="none", color="#555",
+                              markerfacecolor="white", markersize=4.5))
+        labels.append(f"hollow: fewer than {min_moves} moves (below the dashed line)")
+        axes.legend(handles, labels, fontsize=8)
     else:
-        axes.text(0.5, 0.5, f"no remoteness with {min_moves} moves or more", ha="center",
+        axes.text(0.5, 0.5, "no moves in won, tied or drawn positions", ha="center",
                   transform=axes.transAxes)
     figure.tight_layout()
+    return figure
+
+
+def plot_blunder_rates(evaluations: Iterable[Evaluation], path: str | os.PathLike,
+                       title: str | None = None, min_moves: int = 10) -> Path:
+    """``blunder_rate_figure`` as a PNG at ``path``. Needs matplotlib."""
+    figure = blunder_rate_figure(evaluations, title, min_moves)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=120)

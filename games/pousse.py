@@ -3,9 +3,11 @@ straights than the opponent wins.
 
 Rules: docs/RULES.md, section "Pousse".
 
-The N x N board starts empty; ``x`` moves first. A move ``L i``, ``R i``, ``T i`` or
-``B i`` inserts a marker of the mover's colour from the left or right of row ``i``, or
-the top or bottom of column ``i`` (1-based from the top left). The markers from the
+The N x N board starts empty; ``x`` moves first. A move ``L i``, ``R i``, ``T c`` or
+``B c`` inserts a marker of the mover's colour from the left or right of row ``i``, or
+the top or bottom of column ``c``: rows and columns are named as the board is labelled,
+rows by number from the bottom (``1``), columns by letter from the left (``a``), as
+every game's squares are (``L 1`` enters at a1, ``B c`` at c1). The markers from the
 entry square up to the first empty square move one square along; in a full line the
 last one is pushed off the board. All 4N insertions are always legal, even one that
 gives back the same board. A straight is a row or column of N markers of one colour;
@@ -54,7 +56,7 @@ SIDES = "LRTB"
 
 class PousseData(NamedTuple):
     """``board``: the board index (``BoardSpace.table``); ``lines[m, k]``: the cell k
-    squares from the entry of insertion m (m = side * N + i - 1), entry first;
+    squares from the entry of insertion m (``move_code``), entry first;
     ``straights[l]``: the mask of row or column l (rows first); ``line_masks[m]``: the
     cells of insertion m's line; ``reversed_entry[m]``: 1 if its entry is the line's
     highest cell (R and B), so that its bits in entry order are the reverse of the
@@ -218,7 +220,8 @@ def parents(data, tier, local, out, state, other):
 
 @jit
 def generate_moves(data, state, moves):
-    """Move code = side * N + row or column - 1 (sides L, R, T, B)."""
+    """Move codes 0..4N-1: side * N + k (sides L, R, T, B; k: the row from the bottom
+    or the column from the left, 0-based), as ``Pousse.move_code`` names them."""
     for move in range(data.lines.shape[0]):
         moves[move] = move
     return data.lines.shape[0]
@@ -274,14 +277,21 @@ def insertion_table(size: int) -> np.ndarray:
 
 
 def insertion_lines(size: int) -> np.ndarray:
-    """The cells of each insertion, entry first: L i, R i, T i, B i (i = 1..N)."""
+    """The cells (in text order: the top row first) of each insertion, entry first, in
+    move code order: L 1 .. L N and R 1 .. R N (row 1 the bottom one), then T a ..
+    and B a .. (column a the left one).
+
+    >>> insertion_lines(2).tolist()       # cells 0 1 / 2 3: a2 b2 / a1 b1
+    [[2, 3], [0, 1], [3, 2], [1, 0], [0, 2], [1, 3], [2, 0], [3, 1]]
+    """
     lines = []
     for side in SIDES:
         for i in range(size):
+            row = size - 1 - i  # row i + 1 from the bottom, in text order
             if side == "L":
-                cells = [i * size + k for k in range(size)]
+                cells = [row * size + k for k in range(size)]
             elif side == "R":
-                cells = [i * size + size - 1 - k for k in range(size)]
+                cells = [row * size + size - 1 - k for k in range(size)]
             elif side == "T":
                 cells = [k * size + i for k in range(size)]
             else:
@@ -372,26 +382,43 @@ class Pousse(Game):
         return self.format_board("xo"[state[0]], state[1:], SYMBOLS)
 
     def move_name(self, state: np.ndarray, move: int) -> str:
+        """``L 1`` .. ``R N`` (a row, by number from the bottom), ``T a`` .. ``B n`` (a
+        column, by letter from the left): the names the board's labels give."""
         size = self.options["size"]
-        return f"{SIDES[move // size]} {move % size + 1}"
+        side, line = divmod(int(move), size)
+        if SIDES[side] in "LR":
+            return f"{SIDES[side]} {line + 1}"
+        return f"{SIDES[side]} {chr(ord('a') + line)}"
 
     def move_code(self, name: str) -> int:
-        """The move code of a name like ``L 1`` (or ``l1``); ValueError otherwise."""
+        """The move code of a name like ``L 1`` or ``T a`` (case and spaces do not
+        matter: ``l1``, ``TA``); ValueError otherwise, saying how moves are named.
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("pousse", size=3)
+        >>> game.move_code("L 1"), game.move_code("t c"), game.move_name(game.start(), 11)
+        (0, 8, 'B c')
+        """
         size = self.options["size"]
-        text = name.replace(" ", "").upper()
-        if len(text) < 2 or text[0] not in SIDES or not text[1:].isdigit() \
-                or not 1 <= int(text[1:]) <= size:
-            raise ValueError(f"{name!r} is not a Pousse move: L, R, T or B and a row or column "
-                             f"1..{size}, e.g. 'L 1'")
-        return SIDES.index(text[0]) * size + int(text[1:]) - 1
+        text = "".join(name.split())
+        side, line = text[:1].upper(), text[1:].lower()
+        last = chr(ord("a") + size - 1)
+        if side in ("L", "R") and line.isdigit() and 1 <= int(line) <= size:
+            return SIDES.index(side) * size + int(line) - 1
+        if side in ("T", "B") and len(line) == 1 and "a" <= line <= last:
+            return SIDES.index(side) * size + ord(line) - ord("a")
+        raise ValueError(f"{name!r} is not a Pousse move: L or R and a row 1..{size} (from the "
+                         f"bottom), or T or B and a column a..{last}, e.g. 'L 1' or 'T a'")
 
     def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
         """A marker pushed in at an edge, along the row or column from there.
 
         >>> from tiersolve.games import make_game
         >>> game = make_game("pousse", size=3)
-        >>> game.move_sketch(game.start(), "B 1")
+        >>> game.move_sketch(game.start(), "B a")
         MoveSketch(kind='push', cells=((2, 0), (1, 0), (0, 0)), path=(), side='B')
+        >>> game.move_sketch(game.start(), "L 1").cells     # row 1: the bottom one
+        ((2, 0), (2, 1), (2, 2))
         """
         try:
             move = self.move_code(name)

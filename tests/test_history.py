@@ -25,14 +25,14 @@ def children(game, text):
 
 
 @pytest.mark.parametrize("position, move, after", [
-    ("(x ---- ---- ---- ----)", "L 1", "(o x--- ---- ---- ----)"),      # into an empty line
-    ("(o x-x- ---- ---- ----)", "L 1", "(x oxx- ---- ---- ----)"),      # up to the first empty square
-    ("(o x-x- ---- ---- ----)", "R 1", "(x x-xo ---- ---- ----)"),      # entry square empty
-    ("(x oxox ---- ---- ----)", "L 1", "(o xoxo ---- ---- ----)"),      # a full line: the last falls off
-    ("(x oxox ---- ---- ----)", "R 1", "(o xoxx ---- ---- ----)"),      # ... from the other end
-    ("(o o--- x--- o--- x---)", "T 1", "(x o--- o--- x--- o---)"),      # a full column from the top
-    ("(o o--- x--- o--- x---)", "B 1", "(x x--- o--- x--- o---)"),      # ... and from the bottom
-    ("(x xxxx oooo ---- ----)", "L 1", "(o xxxx oooo ---- ----)"),      # gives back the same board
+    ("(x ---- ---- ---- ----)", "L 4", "(o x--- ---- ---- ----)"),      # into an empty line
+    ("(o x-x- ---- ---- ----)", "L 4", "(x oxx- ---- ---- ----)"),      # up to the first empty square
+    ("(o x-x- ---- ---- ----)", "R 4", "(x x-xo ---- ---- ----)"),      # entry square empty
+    ("(x oxox ---- ---- ----)", "L 4", "(o xoxo ---- ---- ----)"),      # a full line: the last falls off
+    ("(x oxox ---- ---- ----)", "R 4", "(o xoxx ---- ---- ----)"),      # ... from the other end
+    ("(o o--- x--- o--- x---)", "T a", "(x o--- o--- x--- o---)"),      # a full column from the top
+    ("(o o--- x--- o--- x---)", "B a", "(x x--- o--- x--- o---)"),      # ... and from the bottom
+    ("(x xxxx oooo ---- ----)", "L 4", "(o xxxx oooo ---- ----)"),      # gives back the same board
 ])
 def test_pushing(position, move, after):
     game = make_game("pousse")
@@ -47,24 +47,72 @@ def test_straights_made_by_one_push():
     """A push can make straights of both colours at once: the counts decide, whoever
     moved; and a push can complete the opponent's straight only, which wins for them."""
     game = make_game("pousse", size=3)
-    # x pushes column 3 down: row 1 becomes x's, row 2 o's: one each, the game goes on
-    assert children(game, "(x xxo oo- ---)")["T 3"] == "(o xxx ooo ---)"
+    # x pushes column c down: row 3 becomes x's, row 2 o's: one each, the game goes on
+    assert children(game, "(x xxo oo- ---)")["T c"] == "(o xxx ooo ---)"
     assert game.primitive_value(game.parse("(o xxx ooo ---)")) == 255  # undecided
-    # o pushes column 3 down: rows 1 and 3 o's, row 2 x's: o (who moved) has won
-    assert children(game, "(o oox xxo oo-)")["T 3"] == "(x ooo xxx ooo)"
+    # o pushes column c down: rows 3 and 1 o's, row 2 x's: o (who moved) has won
+    assert children(game, "(o oox xxo oo-)")["T c"] == "(x ooo xxx ooo)"
     assert game.primitive_value(game.parse("(x ooo xxx ooo)")) == 2   # lost for x, to move
     # x's push completes o's row 2 only: o wins, although x moved
-    assert children(game, "(x --o oo- ---)")["T 3"] == "(o --x ooo ---)"
+    assert children(game, "(x --o oo- ---)")["T c"] == "(o --x ooo ---)"
     assert game.primitive_value(game.parse("(o --x ooo ---)")) == 1   # won for o, to move
     # rows and columns count, diagonals do not
     assert game.primitive_value(game.parse("(x x-- -x- --x)")) == 255
 
 
-def test_moves_are_named_as_in_the_seed(database):
+def test_moves_name_rows_and_columns_as_the_board_labels_them(database, capsys):
+    """Row 1 is the bottom one and column a the left one, in the names, the terminal and
+    the page alike: 'L 1' drew its marker in the row labelled 3 on 3x3 when rows were
+    numbered from the top."""
+    from tiersolve.cli.play import play_main
+    from tiersolve.cli.serve import Served, view_answer
+
     db = database("pousse", size=2)
-    assert [m.move for m in db.moves("(x -- --)")] and \
-        sorted(m.move for m in db.moves("(x -- --)")) == sorted(
-            f"{side} {i}" for side in "LRTB" for i in (1, 2))
+    assert sorted(m.move for m in db.moves("(x -- --)")) == [
+        "B a", "B b", "L 1", "L 2", "R 1", "R 2", "T a", "T b"]
+    db = database("pousse", size=3)
+    out = io.StringIO()
+    assert play_main(["pousse", "--size", "3", "--db", str(db.path), "--computer", "none"],
+                     stdin=io.StringIO("L 1\nT c\nquit\n"), stdout=out) == 0
+    boards = out.getvalue().split("    a b c\n")
+    assert boards[2].startswith(" 3  . . .\n 2  . . .\n 1  x . .\n")      # L 1: at a1
+    assert boards[3].startswith(" 3  . . o\n 2  . . .\n 1  x . .\n")      # T c: at c3
+    view = view_answer(Served("pousse_3x3", db, {"description": "pousse 3x3"}), None, [])
+    shapes = {choice["move"]: choice["shape"] for choice in view["choices"]}
+    assert shapes["L 1"] == {"kind": "push", "side": "L", "squares": ["a1", "b1", "c1"]}
+    assert shapes["B c"] == {"kind": "push", "side": "B", "squares": ["c1", "c2", "c3"]}
+    game = db.game
+    for typed, name in (("l 1", "L 1"), (" t  C ", "T c")):  # as play and db.after read them
+        assert db.after(db.start, typed) == db.after(db.start, name)
+    for old in ("T 1", "B 3", "L 4", "L a"):  # columns are letters, rows numbers
+        with pytest.raises(ValueError, match="row 1..3 .from the bottom., or T or B and a "
+                                             "column a..c"):
+            game.move_code(old)
+
+
+def test_a_database_built_with_the_old_names_answers_in_the_new_ones(database):
+    """tests/data/pousse_2x2_old_notation.h5 was built by tiersolve 0.3.0 (6fae05e), when
+    rows were numbered from the top and columns by number. A file holds values by
+    position, not by move, so it is read as it is: every move of every position is
+    named as now, leads where the rules (tests/reference) say that move leads, and
+    has the value a new build gives it."""
+    from pathlib import Path
+
+    from tiersolve.databases import open_database
+
+    old = open_database(Path(__file__).parent / "data" / "pousse_2x2_old_notation.h5")
+    new = database("pousse", size=2)
+    reference = Reference(size=2)
+    assert old.info().package_version == "0.3.0"
+    values, remoteness = old.value_array(), old.remoteness_array()
+    assert (values == new.value_array()).all() and (remoteness == new.remoteness_array()).all()
+    legal = old.stored_indices()[(values >= 1) & (values <= 4)]
+    for position in old.positions(legal):
+        moves = old.moves(position)
+        assert [str(m) for m in moves] == [str(m) for m in new.moves(position)]
+        state = reference.parse(position)
+        for move in moves:
+            assert reference.format(reference.play(state, move.move)) == move.position
 
 
 def _reference_line(moves, size):
@@ -80,7 +128,7 @@ def _reference_line(moves, size):
 def _histories(size, longest):
     """Every line of moves from the start that neither ends the game nor repeats a board."""
     game = make_game("pousse", size=size)
-    names = [f"{side} {i}" for side in "LRTB" for i in range(1, size + 1)]
+    names = [game.move_name(game.start(), move) for move in range(4 * size)]
     for length in range(longest + 1):
         for line in itertools.product(names, repeat=length):
             state = game.parse(START[size])
@@ -119,9 +167,9 @@ def test_every_short_history_on_2x2_matches_a_brute_force_search(database):
 
 
 @pytest.mark.parametrize("line, move", [
-    (["B 2", "B 3", "L 3", "T 1", "B 1", "R 3"], "L 3"),
-    (["T 3", "R 1", "L 1", "B 1", "L 3", "R 1"], "L 1"),
-    (["T 1", "R 2", "L 1", "T 3", "R 1", "L 1", "B 1", "R 2", "L 1"], "L 1"),
+    (["B b", "B c", "L 1", "T a", "B a", "R 1"], "L 1"),
+    (["T c", "R 3", "L 3", "B a", "L 1", "R 3"], "L 3"),
+    (["T a", "R 2", "L 3", "T c", "R 3", "L 3", "B a", "R 2", "L 3"], "L 3"),
 ])
 def test_a_position_game_win_that_repetition_spoils_is_no_proven_win(database, line, move):
     """The position game calls the move a win; its winning line needs a board that the
@@ -166,7 +214,7 @@ def test_bad_histories_are_refused(database):
     with pytest.raises(ValueError, match="is not a move"):
         analyse(db, START[2], ["Q 1"])
     with pytest.raises(ValueError, match="the game is over after move 3"):
-        analyse(db, START[2], ["L 1", "R 1", "L 1", "L 1"])
+        analyse(db, START[2], ["L 2", "R 2", "L 2", "L 2"])
     with pytest.raises(ValueError, match="move 5, 'L 2', repeats a board of the history"):
         analyse(database("pousse", size=3), START[3], ["L 2", "R 2", "L 2", "R 2", "L 2"])
     other = database("ttt", rows=3, cols=3)
@@ -207,7 +255,7 @@ def test_pousse_play_shows_and_hints_the_values_under_the_repetition_rule(databa
     last_list = text[text.rindex("moves, best first"):text.index("hint:")].splitlines()[1:-1]
     assert last_list[-1].split() == ["L", "2", "lose", "(repeats", "a", "board)"]
     assert all("lose" in line for line in last_list)  # proven: every move loses
-    hint = re.search(r"hint: (\w \d) \((.*)\)", text)
+    hint = re.search(r"hint: (\w \w) \((.*)\)", text)
     assert hint.group(1) != "L 2" and hint.group(2) == "lose, proven"
     assert "you play L 2: lose, repeats a board" in text
     assert code == 0 and "repeated an earlier board" in text.split("game over: ")[-1]

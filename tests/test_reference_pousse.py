@@ -75,16 +75,17 @@ def test_start_and_text():
 def test_move_order_and_names():
     g2 = Game(size=2)
     assert g2.move_names(g2.start()) == ["L 1", "L 2", "R 1", "R 2",
-                                         "T 1", "T 2", "B 1", "B 2"]
+                                         "T a", "T b", "B a", "B b"]
     g = Game(size=3)
     names = g.move_names(g.start())
     assert names == ["L 1", "L 2", "L 3", "R 1", "R 2", "R 3",
-                     "T 1", "T 2", "T 3", "B 1", "B 2", "B 3"]
-    # where a marker lands on the empty board: (row, col) 0-based
-    lands = {"L 1": (0, 0), "L 2": (1, 0), "L 3": (2, 0),
-             "R 1": (0, 2), "R 2": (1, 2), "R 3": (2, 2),
-             "T 1": (0, 0), "T 2": (0, 1), "T 3": (0, 2),
-             "B 1": (2, 0), "B 2": (2, 1), "B 3": (2, 2)}
+                     "T a", "T b", "T c", "B a", "B b", "B c"]
+    # where a marker lands on the empty board: (row, col) 0-based, the top row 0:
+    # rows are numbered from the bottom, columns lettered from the left
+    lands = {"L 3": (0, 0), "L 2": (1, 0), "L 1": (2, 0),
+             "R 3": (0, 2), "R 2": (1, 2), "R 1": (2, 2),
+             "T a": (0, 0), "T b": (0, 1), "T c": (0, 2),
+             "B a": (2, 0), "B b": (2, 1), "B c": (2, 2)}
     moves = g.moves(g.start())
     for name, (child, same) in zip(names, moves):
         assert same is False
@@ -99,88 +100,90 @@ def test_move_order_and_names():
         assert child == ("x", g.insert(s[1], name, "o")) == g.play(s, name)
     # the other spellings of a move
     b = s[1]
-    for spelling in ("T 2", "T2", "t2", " t 2 ", ("T", 2), 7):
-        assert g.insert(b, spelling, "x") == g.insert(b, "T 2", "x")
-    assert g.insert(s, "T 2", "x") == g.insert(b, "T 2", "x")  # a state works too
-    for bad in ("X 1", "L 0", "L 4", "L", "1", ("Q", 1), 12, -1, None):
+    for spelling in ("T b", "Tb", "tB", " t b ", ("T", "b"), 7):
+        assert g.insert(b, spelling, "x") == g.insert(b, "T b", "x")
+    assert g.insert(s, "T b", "x") == g.insert(b, "T b", "x")  # a state works too
+    # (T 2 and L b: columns are letters, rows numbers)
+    for bad in ("X 1", "L 4", "L 0", "L", "1", "T 2", "T d", "L b", ("Q", 1), ("T", 2),
+                12, -1, None):
         with pytest.raises(ValueError):
             g.insert(b, bad, "x")
     with pytest.raises(ValueError):
-        g.insert(b, "L 1", "-")
+        g.insert(b, "L 3", "-")
 
 
 # ------------------------------------------------------------------- pushing
 def test_insert_into_empty_line():
     g = Game(size=4)
     empty = "-" * 16
-    assert g.board_rows(g.insert(empty, "L 1", "x")) == ["x---", "----", "----", "----"]
-    assert g.board_rows(g.insert(empty, "R 3", "o")) == ["----", "----", "---o", "----"]
-    assert g.board_rows(g.insert(empty, "T 2", "x")) == ["-x--", "----", "----", "----"]
-    assert g.board_rows(g.insert(empty, "B 4", "o")) == ["----", "----", "----", "---o"]
+    assert g.board_rows(g.insert(empty, "L 4", "x")) == ["x---", "----", "----", "----"]
+    assert g.board_rows(g.insert(empty, "R 2", "o")) == ["----", "----", "---o", "----"]
+    assert g.board_rows(g.insert(empty, "T b", "x")) == ["-x--", "----", "----", "----"]
+    assert g.board_rows(g.insert(empty, "B d", "o")) == ["----", "----", "----", "---o"]
     # the entry square is empty: nothing moves, even with markers further on
     b = board(g, "-xox ---- ---- ----")
-    assert g.board_rows(g.insert(b, "L 1", "o")) == ["oxox", "----", "----", "----"]
+    assert g.board_rows(g.insert(b, "L 4", "o")) == ["oxox", "----", "----", "----"]
     b = board(g, "---- xox- ---- ----")
-    assert g.board_rows(g.insert(b, "R 2", "o")) == ["----", "xoxo", "----", "----"]
+    assert g.board_rows(g.insert(b, "R 3", "o")) == ["----", "xoxo", "----", "----"]
 
 
 def test_push_up_to_first_empty_square():
     g = Game(size=4)
     # from the left: x o - o; the x and o move right, the last o stays
     b = board(g, "xo-o ---- ---- ----")
-    assert g.board_rows(g.insert(b, "L 1", "x")) == ["xxoo", "----", "----", "----"]
+    assert g.board_rows(g.insert(b, "L 4", "x")) == ["xxoo", "----", "----", "----"]
     b = board(g, "---- ox-x ---- ----")
-    assert g.board_rows(g.insert(b, "L 2", "o")) == ["----", "ooxx",
+    assert g.board_rows(g.insert(b, "L 3", "o")) == ["----", "ooxx",
                                                       "----", "----"]
     # from the right: x - o o; the two o's move left into the gap, x stays
     b = board(g, "---- ---- x-oo ----")
-    assert g.board_rows(g.insert(b, "R 3", "o")) == ["----", "----", "xooo", "----"]
+    assert g.board_rows(g.insert(b, "R 2", "o")) == ["----", "----", "xooo", "----"]
     # only the first empty square is filled: x x - - from the left
     b = board(g, "xx-- ---- ---- ----")
-    assert g.board_rows(g.insert(b, "L 1", "o")) == ["oxx-", "----", "----", "----"]
+    assert g.board_rows(g.insert(b, "L 4", "o")) == ["oxx-", "----", "----", "----"]
     # from the top: column x o - x -> o x o x
     b = column_board(4, 1, "xo-x")
-    assert column(g, g.insert(b, "T 2", "o"), 1) == "oxox"
+    assert column(g, g.insert(b, "T b", "o"), 1) == "oxox"
     # from the bottom: column (top to bottom) x - o o -> x o o x
     b = column_board(4, 2, "x-oo")
-    assert column(g, g.insert(b, "B 3", "x"), 2) == "xoox"
+    assert column(g, g.insert(b, "B c", "x"), 2) == "xoox"
     # other lines are untouched
     b = board(g, "oxox x-oo oxxo -o-x")
-    nb = g.insert(b, "R 2", "o")
+    nb = g.insert(b, "R 3", "o")
     assert g.board_rows(nb) == ["oxox", "xooo", "oxxo", "-o-x"]
 
 
 def test_push_into_full_line_drops_the_last_marker():
     g = Game(size=4)
     b = board(g, "xoox ---- ---- ----")
-    assert g.board_rows(g.insert(b, "L 1", "o"))[0] == "oxoo"  # the right x falls off
-    assert g.board_rows(g.insert(b, "R 1", "o"))[0] == "ooxo"  # the left x falls off
+    assert g.board_rows(g.insert(b, "L 4", "o"))[0] == "oxoo"  # the right x falls off
+    assert g.board_rows(g.insert(b, "R 4", "o"))[0] == "ooxo"  # the left x falls off
     b = column_board(4, 3, "xoxo")
-    assert column(g, g.insert(b, "T 4", "x"), 3) == "xxox"      # the bottom o falls off
-    assert column(g, g.insert(b, "B 4", "x"), 3) == "oxox"      # the top x falls off
+    assert column(g, g.insert(b, "T d", "x"), 3) == "xxox"      # the bottom o falls off
+    assert column(g, g.insert(b, "B d", "x"), 3) == "oxox"      # the top x falls off
     # marker counts: +1 into a line with an empty square, +0 into a full line
     b = board(g, "xoxo o--- x--- o---")
-    assert g.insert(b, "L 1", "x").count("-") == b.count("-")
-    assert g.insert(b, "T 1", "x").count("-") == b.count("-")
-    assert g.insert(b, "L 2", "x").count("-") == b.count("-") - 1
-    assert g.insert(b, "B 2", "x").count("-") == b.count("-") - 1
+    assert g.insert(b, "L 4", "x").count("-") == b.count("-")
+    assert g.insert(b, "T a", "x").count("-") == b.count("-")
+    assert g.insert(b, "L 3", "x").count("-") == b.count("-") - 1
+    assert g.insert(b, "B b", "x").count("-") == b.count("-") - 1
 
 
 def test_insert_that_leaves_the_board_unchanged():
     g = Game(size=4)
     b = board(g, "xxxx o--- ---- ----")
-    assert g.insert(b, "L 1", "x") == b
-    assert g.insert(b, "R 1", "x") == b
-    assert g.insert(b, "L 1", "o") != b
+    assert g.insert(b, "L 4", "x") == b
+    assert g.insert(b, "R 4", "x") == b
+    assert g.insert(b, "L 4", "o") != b
     b = column_board(4, 0, "oooo")
-    assert g.insert(b, "T 1", "o") == b and g.insert(b, "B 1", "o") == b
+    assert g.insert(b, "T a", "o") == b and g.insert(b, "B a", "o") == b
     # such a move is legal: it is one of the 4N moves, other player to move
     g2 = Game(size=2)
     s = g2.parse("(x xx oo)")
     assert g2.primitive(s) is None  # one straight each
     kids = dict(zip(g2.move_names(s), (c for c, _ in g2.moves(s))))
     assert len(kids) == 8
-    assert kids["L 1"] == kids["R 1"] == ("o", s[1])
+    assert kids["L 2"] == kids["R 2"] == ("o", s[1])
 
 
 def _insert_other_way(b, line, colour):
@@ -252,30 +255,30 @@ def test_move_making_straights_of_both_colours():
     # equal numbers: the game goes on
     g2 = Game(size=2)
     s = g2.parse("(x xo ox)")
-    child = g2.play(s, "L 2")
+    child = g2.play(s, "L 1")
     assert g2.format(child) == "(o xo xo)"
     assert g2.straights(child[1]) == (1, 1)
     assert g2.primitive(child) is None and len(g2.moves(child)) == 8
     g3 = Game(size=3)
-    child = g3.play(g3.parse("(x xxo xxo oox)"), "L 3")
+    child = g3.play(g3.parse("(x xxo xxo oox)"), "L 1")
     assert g3.format(child) == "(o xxo xxo xoo)" and g3.straights(child[1]) == (1, 1)
     assert g3.primitive(child) is None
     # 2 against 1: the mover's colour dominates
     s = g3.parse("(x xxo oox xxo)")
     assert g3.primitive(s) is None
-    child = g3.play(s, "T 3")
+    child = g3.play(s, "T c")
     assert g3.format(child) == "(o xxx ooo xxx)"
     assert g3.primitive(child) == "lose"
     # o moves, making one o straight and two x straights: x wins anyway
     g4 = Game(size=4)
     s = g4.parse("(o xoxo ox-x ox-x ox-x)")
     assert g4.straights(s[1]) == (0, 0)
-    child = g4.play(s, "L 1")
+    child = g4.play(s, "L 4")
     assert g4.format(child) == "(x oxox ox-x ox-x ox-x)"
     assert g4.straights(child[1]) == (2, 1)
     assert g4.primitive(child) == "win"
     # o's move completing only an x straight: x wins
-    child = g2.play(g2.parse("(o x- -x)"), "L 1")
+    child = g2.play(g2.parse("(o x- -x)"), "L 2")
     assert g2.format(child) == "(x ox -x)" and g2.primitive(child) == "win"
 
 
@@ -404,13 +407,13 @@ def test_real_game_n2_hand_made_histories():
     # three of them: only the two moves onto the fourth (bottom right) avoid
     # the repetition, and they still win
     res = real_move_results(start, singles[:3], game=g, method="minimax")
-    assert [(n, v) for n, v, _ in res if v == "win"] == [("R 2", "win"), ("B 2", "win")]
+    assert [(n, v) for n, v, _ in res if v == "win"] == [("R 1", "win"), ("B b", "win")]
     assert real_value(start, singles[:3], game=g) == ("win", 3)
     # a move that leaves the board unchanged repeats the current board: a loss
     s = g.parse("(x xx oo)")
     res = dict((n, (v, r)) for n, v, r in real_move_results(s, [], game=g))
-    assert res["L 1"] == res["R 1"] == ("lose", 0)
-    assert res["T 1"] == res["T 2"] == res["L 2"] == res["R 2"] == ("win", 0)
+    assert res["L 2"] == res["R 2"] == ("lose", 0)
+    assert res["T a"] == res["T b"] == res["L 1"] == res["R 1"] == ("win", 0)
     assert real_value(s, [], game=g) == ("win", 1)
     # the current board already decided: the history does not matter
     assert real_value(g.parse("(o xx x-)"), ["xxx-"], game=g) == ("lose", 0)

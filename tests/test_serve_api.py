@@ -251,11 +251,11 @@ def test_pousses_pushes_are_arrows_at_the_edge_they_enter(client):
     view = client.get("/api/pousse_2x2/view").json()
     shapes = {c["move"]: c["shape"] for c in view["choices"]}
     assert len(shapes) == 8 and view["svg"].count("<polygon") == 8
-    # L i and R i push row i from the top, T i and B i column i from the left
-    assert shapes["L 1"] == {"kind": "push", "side": "L", "squares": ["a2", "b2"]}
-    assert shapes["R 2"] == {"kind": "push", "side": "R", "squares": ["b1", "a1"]}
-    assert shapes["T 2"] == {"kind": "push", "side": "T", "squares": ["b2", "b1"]}
-    assert shapes["B 1"] == {"kind": "push", "side": "B", "squares": ["a1", "a2"]}
+    # L i and R i push row i (row 1 the bottom one), T c and B c column c
+    assert shapes["L 1"] == {"kind": "push", "side": "L", "squares": ["a1", "b1"]}
+    assert shapes["R 2"] == {"kind": "push", "side": "R", "squares": ["b2", "a2"]}
+    assert shapes["T b"] == {"kind": "push", "side": "T", "squares": ["b2", "b1"]}
+    assert shapes["B a"] == {"kind": "push", "side": "B", "squares": ["a1", "a2"]}
     assert all(c["on_board"] for c in view["choices"])
 
 

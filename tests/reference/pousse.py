@@ -6,15 +6,16 @@ Board ``N`` x ``N`` (option ``size``, default 4, minimum 1), empty at the start,
 
 Moves, in this order (``moves`` and ``move_names`` are aligned)::
 
-    L 1 .. L N, R 1 .. R N, T 1 .. T N, B 1 .. B N
+    L 1 .. L N, R 1 .. R N, T a .. T n, B a .. B n
 
 ``L i`` / ``R i`` insert a marker of the mover's colour from the left / right of
-row ``i``, ``T i`` / ``B i`` from the top / bottom of column ``i`` (1-based,
-counted from the top left).  Take the line's cells in order starting at the
-entry square and going away from it.  If the entry square is occupied, every
-marker from the entry square up to (not including) the first empty square
-moves one square further along; markers beyond that empty square stay where
-they are.  If the line has no empty square, every marker moves one further and
+row ``i``, ``T c`` / ``B c`` from the top / bottom of column ``c``.  Rows are
+numbered from 1 at the bottom, columns lettered from ``a`` at the left, as
+chess squares are (``L 1`` enters at a1, ``B c`` at c1).  Take the line's
+cells in order starting at the entry square and going away from it.  If the
+entry square is occupied, every marker from the entry square up to (not
+including) the first empty square moves one square further along; markers
+beyond that empty square stay where they are.  If the line has no empty square, every marker moves one further and
 the last marker of the line is pushed off the board.  All 4N insertions are
 always legal, even one that leaves the board unchanged (e.g. ``x`` from the
 left into a full row of ``x``).  Note the number of markers on the board never
@@ -48,8 +49,8 @@ inserted the marker loses.  Decisions (documented, see ``real_value``):
   checks dominance first instead.
 
 State ``(turn, board)``: ``turn`` in "x"/"o", ``board`` a string of N*N cells
-"x"/"o"/"-" in row-major order (row 1 first).  Text ``(x ---- ---- ---- ----)``:
-turn, then the rows top to bottom.
+"x"/"o"/"-" in row-major order, the top row (row N) first.  Text
+``(x ---- ---- ---- ----)``: turn, then the rows top to bottom.
 """
 
 import math
@@ -64,6 +65,7 @@ LOSE = "lose"
 EMPTY = "-"
 OTHER = {"x": "o", "o": "x"}
 SIDES = "LRTB"
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
 
 class Game:
@@ -78,17 +80,19 @@ class Game:
         no_more_options(options, self.name)
         N = self.size
         # lines[k]: cell indices of move k's line, from the entry square on.
+        # Row i (from the bottom) is board row N - i of the string (top row first).
         lines = []
-        for i in range(N):  # L i: row i from the left
-            lines.append(tuple(i * N + c for c in range(N)))
-        for i in range(N):  # R i: row i from the right
-            lines.append(tuple(i * N + c for c in reversed(range(N))))
-        for i in range(N):  # T i: column i from the top
-            lines.append(tuple(r * N + i for r in range(N)))
-        for i in range(N):  # B i: column i from the bottom
-            lines.append(tuple(r * N + i for r in reversed(range(N))))
+        for i in range(1, N + 1):  # L i: row i from the left
+            lines.append(tuple((N - i) * N + c for c in range(N)))
+        for i in range(1, N + 1):  # R i: row i from the right
+            lines.append(tuple((N - i) * N + c for c in reversed(range(N))))
+        for c in range(N):  # T c: column c from the top
+            lines.append(tuple(r * N + c for r in range(N)))
+        for c in range(N):  # B c: column c from the bottom
+            lines.append(tuple(r * N + c for r in reversed(range(N))))
         self.lines = tuple(lines)
-        self.names = tuple(f"{side} {i + 1}" for side in SIDES for i in range(N))
+        self.names = (tuple(f"{side} {i}" for side in "LR" for i in range(1, N + 1))
+                      + tuple(f"{side} {COLUMNS[c]}" for side in "TB" for c in range(N)))
         self.rows_idx = tuple(tuple(r * N + c for c in range(N)) for r in range(N))
         self.cols_idx = tuple(tuple(r * N + c for r in range(N)) for c in range(N))
         self._dom_cache = {}
@@ -132,25 +136,32 @@ class Game:
 
     # ----------------------------------------------------------------- moves
     def move_index(self, move):
-        """Move number 0..4N-1 from ``"L 1"``, ``"l1"``, ``("L", 1)`` or an int."""
+        """Move number 0..4N-1 from ``"L 1"``, ``"l1"``, ``"T a"``, ``"tA"``,
+        ``("L", 1)``, ``("T", "a")`` or an int."""
         N = self.size
         if isinstance(move, int) and not isinstance(move, bool):
             if not 0 <= move < 4 * N:
                 raise ValueError(f"move number {move} out of range")
             return move
         if isinstance(move, tuple) and len(move) == 2:
-            side, i = move
+            side, line = move
         elif isinstance(move, str):
-            s = move.replace(" ", "").upper()
-            if len(s) < 2 or not s[1:].isdigit():
+            s = move.replace(" ", "")
+            if len(s) < 2:
                 raise ValueError(f"bad move {move!r}")
-            side, i = s[0], int(s[1:])
+            side, line = s[0], s[1:]
         else:
             raise ValueError(f"bad move {move!r}")
         side = str(side).upper()
-        if side not in SIDES or not isinstance(i, int) or not 1 <= i <= N:
-            raise ValueError(f"bad move {move!r} for size {N}")
-        return SIDES.index(side) * N + (i - 1)
+        if side in ("L", "R"):
+            if isinstance(line, str) and line.isdigit():
+                line = int(line)
+            if isinstance(line, int) and not isinstance(line, bool) and 1 <= line <= N:
+                return SIDES.index(side) * N + (line - 1)
+        elif side in ("T", "B"):
+            if isinstance(line, str) and len(line) == 1 and line.lower() in COLUMNS[:N]:
+                return SIDES.index(side) * N + COLUMNS.index(line.lower())
+        raise ValueError(f"bad move {move!r} for size {N}")
 
     def insert(self, board, move, colour):
         """The board after inserting a ``colour`` marker by ``move``.

@@ -382,6 +382,48 @@ def test_the_folder_is_served_without_links_out_of_it(tmp_path, database, capsys
         find_databases([str(tmp_path / "databases.h5")], None)
 
 
+def test_a_damaged_file_in_the_folder_is_left_out_and_the_others_served(tmp_path, database,
+                                                                       capsys):
+    """One damaged file among good ones refused to serve anything. Now the good ones
+    are served, the damaged one is named once on stderr, with the reason, and listed
+    by --check, /api/databases and the page; files named on the command line are
+    still served all or none, and a folder with no good file serves nothing."""
+    folder = tmp_path / "db"
+    folder.mkdir()
+    shutil.copy(database("1210").path, folder / "1210.h5")
+    shutil.copy(database("ttt", rows=3, cols=3).path, folder / "ttt_3x3.h5")
+    (folder / "broken.h5").write_bytes(database("1210").path.read_bytes()[:1000])
+    reason = "broken.h5 is not a readable database file (damaged, or not HDF5); rebuild it"
+    code, out, err = command(["serve", "--dir", str(folder), "--check"], capsys)
+    assert code == 0, err
+    assert out.splitlines() == [
+        "1210: 1210, start (L 0) win", f"broken: not served: {reason}",
+        "ttt_3x3: ttt 3x3, start (x --- --- ---) tie",
+        "would serve 2 databases at http://127.0.0.1:8000/ (1 file left out)"]
+    assert [line for line in err.splitlines() if "broken" in line] == [
+        f"tiersolve serve: leaving out {folder / 'broken.h5'}: {reason}"]
+    refused = {}
+    served = open_served(find_databases([], str(folder)), refused)
+    app = create_app(served, refused=[item.summary for item in refused.values()])
+    with TestClient(app) as client:
+        listing = client.get("/api/databases").json()
+        page = client.get("/app.js").text
+    assert [d["name"] for d in listing["databases"]] == ["1210", "ttt_3x3"]
+    assert listing["refused"] == [{"name": "broken", "file": "broken.h5", "error": reason}]
+    assert "showRefused(listing.refused" in page
+    for item in served.values():
+        item.db.close()
+    code, out, err = command(["serve", str(folder / "1210.h5"), str(folder / "broken.h5"),
+                              "--check"], capsys)
+    assert "is not a readable database file" in one_line_error(code, err, "tiersolve serve")
+    (folder / "1210.h5").unlink()
+    (folder / "ttt_3x3.h5").unlink()
+    code, out, err = command(["serve", "--dir", str(folder), "--check"], capsys)
+    line = one_line_error(code, err, "tiersolve serve")
+    assert line.endswith(f"{folder / 'broken.h5'} is not a readable database file (damaged, or "
+                         "not HDF5); rebuild it") and out == ""
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--dir", "/no/such/folder"], "no folder /no/such/folder"),
     (["no/such/file.h5"], "no such database file: no/such/file.h5"),

@@ -141,15 +141,44 @@ class Served:
     summary: dict[str, Any]
 
 
-def open_served(paths: dict[str, Path]) -> dict[str, Served]:
-    """Open every database once; the first that cannot be opened raises its
-    TiersolveError (one line)."""
+@dataclass
+class Refused:
+    """A database file of the folder served that could not be opened, and why (the
+    library's one line, with the file's name for its path: where it lives is not the
+    client's business)."""
+
+    name: str
+    path: Path
+    reason: str
+
+    @property
+    def summary(self) -> dict[str, str]:
+        """What ``/api/databases`` says of it."""
+        return {"name": self.name, "file": self.path.name, "error": self.reason}
+
+
+def open_served(paths: dict[str, Path],
+                refused: dict[str, Refused] | None = None) -> dict[str, Served]:
+    """Open every database once. A file that cannot be opened raises its
+    TiersolveError (one line), or with ``refused`` (a folder served: one damaged file
+    among good ones) is left out and kept there, with the reason."""
     from tiersolve.databases import open_database
+    from tiersolve.errors import TiersolveError
 
     served = {}
     for name, path in paths.items():
-        db = open_database(path)
-        info = asdict(db.info())
+        try:
+            db = open_database(path)
+            try:
+                info = asdict(db.info())
+            except BaseException:
+                db.close()
+                raise
+        except (TiersolveError, OSError) as error:
+            if refused is None:
+                raise
+            refused[name] = Refused(name, path, str(error).replace(str(path), path.name))
+            continue
         for private in ("path", "file_bytes"):  # where it lives is not the client's business
             info.pop(private)
         served[name] = Served(name, db, {"name": name, **info})
@@ -526,9 +555,12 @@ def _static_files() -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in STATIC_FILES}
 
 
-def create_app(served: dict[str, Served], cache_size: int = DEFAULT_CACHE):
+def create_app(served: dict[str, Served], cache_size: int = DEFAULT_CACHE,
+               refused: Sequence[dict[str, str]] = ()):
     """The Starlette application over already opened databases; the last
-    ``cache_size`` answers to single positions are kept (0: none).
+    ``cache_size`` answers to single positions are kept (0: none). ``refused``: what
+    ``/api/databases`` says of the files of the folder that could not be opened
+    (``Refused.summary``).
 
     >>> create_app({}).state.served
     {}
@@ -582,8 +614,11 @@ def create_app(served: dict[str, Served], cache_size: int = DEFAULT_CACHE):
             return error(refused.status, refused.message)
         return Response(body, media_type="application/json")
 
+    not_served = list(refused)
+
     async def databases(request: Request) -> Response:
-        return JSONBytes({"databases": [s.summary for s in served.values()]})
+        return JSONBytes({"databases": [s.summary for s in served.values()],
+                          "refused": not_served})
 
     async def position(request: Request) -> Response:
         return single("position", request)
@@ -663,10 +698,12 @@ SERVED_FILES_VARIABLE = "TIERSOLVE_SERVE_FILES"
 
 def app_from_environment():
     """The application a uvicorn worker process builds: it opens the databases named
-    in ``$TIERSOLVE_SERVE_FILES`` (JSON: ``{"files": {name: path}, "cache": N}``)."""
+    in ``$TIERSOLVE_SERVE_FILES`` (JSON: ``{"files": {name: path}, "cache": N,
+    "refused": [summary, ...]}``: the files the main process opened, and those it
+    could not, which no worker tries again)."""
     told = json.loads(os.environ[SERVED_FILES_VARIABLE])
     paths = {name: Path(path) for name, path in told["files"].items()}
-    return create_app(open_served(paths), told["cache"])
+    return create_app(open_served(paths), told["cache"], told.get("refused", ()))
 
 
 # -- the command --------------------------------------------------------------------------
@@ -717,6 +754,7 @@ def serve_parser(prog: str = "serve") -> argparse.ArgumentParser:
 
 def serve_main(argv: Sequence[str] | None = None, prog: str = "serve") -> int:
     """Entry point of ``tiersolve serve``."""
+    from tiersolve.databases.naming import plural
     from tiersolve.errors import TiersolveError
 
     parser = serve_parser(prog)
@@ -731,21 +769,38 @@ def serve_main(argv: Sequence[str] | None = None, prog: str = "serve") -> int:
     except ImportError as missing:
         return fail(parser.prog, f"the server needs the serve extra ({missing.name} is missing): "
                                  "pip install 'tiersolve[serve]'")
+    # Files named on the command line are served all or none; in a folder, a file that
+    # cannot be opened (damaged, of another version) is left out and the others served.
+    refused: dict[str, Refused] | None = None if args.files else {}
     try:
         paths = find_databases(args.files, args.dir)
-        served = open_served(paths)
+        served = open_served(paths, refused)
     except (ValueError, TiersolveError) as error:
         return fail(parser.prog, str(error))
-    for item in served.values():
-        summary = item.summary
-        print(f"{item.name}: {summary['description']}, start {summary['start']} "
-              f"{summary['start_value']}")
+    refused = refused or {}
+    if not served:
+        first = next(iter(refused.values()))
+        reason = first.reason.replace(first.path.name, str(first.path), 1)
+        return fail(parser.prog, reason if len(refused) == 1 else
+                    f"none of the {len(refused)} database files in {first.path.parent} can be "
+                    f"served; the first: {reason}")
+    for item in refused.values():
+        print(f"{parser.prog}: leaving out {item.path}: {item.reason}", file=sys.stderr,
+              flush=True)
+    for name in paths:
+        if name in served:
+            summary = served[name].summary
+            print(f"{name}: {summary['description']}, start {summary['start']} "
+                  f"{summary['start_value']}")
+        elif args.check:
+            print(f"{name}: not served: {refused[name].reason}")
     host = f"[{args.host}]" if ":" in args.host else args.host
     if args.check:
-        print(f"would serve {len(served)} database{'s' if len(served) != 1 else ''} at "
-              f"http://{host}:{args.port}/")
+        left_out = f" ({plural(len(refused), 'file')} left out)" if refused else ""
+        print(f"would serve {plural(len(served), 'database')} at http://{host}:{args.port}/"
+              f"{left_out}")
         return 0
-    return _run(served, paths, args, host, parser.prog)
+    return _run(served, paths, args, host, parser.prog, list(refused.values()))
 
 
 def _listen(host: str, port: int):
@@ -769,7 +824,7 @@ def _listen(host: str, port: int):
 
 
 def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str,
-         prog: str = "tiersolve serve") -> int:
+         prog: str = "tiersolve serve", refused: Sequence[Refused] = ()) -> int:
     """Serve until Ctrl-C (or SIGTERM); prints the address once it listens. An
     address that cannot be listened on is a mistake: one line, exit code 2."""
     import uvicorn
@@ -787,7 +842,8 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str,
         for item in served.values():  # each worker opens its own
             item.db.close()
         os.environ[SERVED_FILES_VARIABLE] = json.dumps(
-            {"files": {n: str(p.resolve()) for n, p in paths.items()}, "cache": args.cache})
+            {"files": {n: str(p.resolve()) for n, p in paths.items() if n in served},
+             "cache": args.cache, "refused": [item.summary for item in refused]})
         print(f"serving at http://{host}:{args.port}/ with {args.workers} workers "
               "(Ctrl-C to stop)", flush=True)
         uvicorn.run("tiersolve.cli.serve:app_from_environment", factory=True, host=args.host,
@@ -795,8 +851,8 @@ def _run(served: dict[str, Served], paths: dict[str, Path], args, host: str,
                     access_log=False)
         return 0
     port = listening.getsockname()[1]
-    config = uvicorn.Config(create_app(served, args.cache), log_level="warning",
-                            access_log=False)
+    config = uvicorn.Config(create_app(served, args.cache, [item.summary for item in refused]),
+                            log_level="warning", access_log=False)
     print(f"serving at http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
     try:
         uvicorn.Server(config).run(sockets=[listening])  # stops cleanly on Ctrl-C and SIGTERM

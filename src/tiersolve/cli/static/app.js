@@ -296,10 +296,23 @@ async function open(name, start, moves, linkError) {
   }
 }
 
+// The files of the folder that the server could not open, each with the reason.
+function showRefused(refused) {
+  const list = $("refused-files");
+  list.replaceChildren(...refused.map((file) => {
+    const item = document.createElement("li");
+    item.textContent = `${file.file}: ${file.error}`;
+    return item;
+  }));
+  $("refused").hidden = !refused.length;
+}
+
 async function main() {
   drawControls();
   try {
-    state.databases = (await getJSON("/api/databases")).databases;
+    const listing = await getJSON("/api/databases");
+    state.databases = listing.databases;
+    showRefused(listing.refused || []);
   } catch (error) {
     showError(error.message);
     return;

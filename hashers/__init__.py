@@ -7,5 +7,7 @@
 * ``regions``       boards whose pieces are barred from some regions (Breakthrough)
 * ``boards``        two-colour boards by piece counts, optionally up to symmetry
 * ``symmetry``      the canonical image of a board under a symmetry group
+* ``layers``        several two-colour boards on one set of cells (a layer a piece
+                    size), up to a symmetry group, with no gaps (Gobblet Gobblers)
 * ``tiers``         several hashed parts laid end to end into one index space
 """

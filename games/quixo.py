@@ -268,6 +268,9 @@ class Quixo(Game):
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
                               parents=parents)
     state_fields = "turn (0 = x), then cells top row first (0 blank, 1 x, 2 o)"
+    #: What a player takes to move, as the page of ``tiersolve serve`` names it ("Click
+    #: a ringed cube"): the rings are on the cubes one may take, blank ones included.
+    piece_noun = "cube"
 
     #: Boards whose every index the game tester checks (tests/test_conformance.py).
     tester_boards = ({"size": 3},)

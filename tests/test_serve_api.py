@@ -525,3 +525,84 @@ def test_every_games_board_draws_its_moves(name):
     assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "ttt": {"place"},
                      "teeko": {"place"}, "domineering": {"place"},
                      "pousse": {"push"}}.get(name, {"move"})
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_games_board_marks_the_last_move(name):
+    """The last move played is marked on the board: the square a piece was placed on,
+    the two a piece moved from and to, the square a pushed marker entered; for moves
+    that name no square (Northcott's, Surround's), the squares they changed; for a game
+    without a board, a line under its text. The marks lie under the moves' markers."""
+    from tiersolve.cli.serve import board_with_moves
+    from tiersolve.games.base import square_name
+
+    game = make_game(name)
+    start = game.start()
+    child = game.children(start)[0]
+    before, after = game.format(start), game.format(child.state)
+    choices = [{"move": kid.move, "value": "win", "remoteness": 1}
+               for kid in game.children(child.state)]
+    svg = board_with_moves(game, after, "", choices, last=(before, child.move))
+    marked = re.findall(r'class="last-move" data-square="([a-z]\d+)"', svg)
+    grid, was = game.grid(child.state), game.grid(start)
+    if grid is None:
+        assert f"last move: {child.move}" in svg and not marked
+        return
+    rows, cols = len(grid), len(grid[0])
+    named = [square for square in re.findall(r"[a-z]\d+", child.move)
+             if square[0] < chr(ord("a") + cols) and 1 <= int(square[1:]) <= rows]
+    if name == "pousse":  # L 1: the marker entered at a1
+        expected = ["a1"] if child.move == "L 1" else None
+    elif named:
+        expected = [named[0], named[-1]]  # (a Konane jump names its squares on the way)
+    else:
+        expected = [square_name(r, c, rows) for r in range(rows) for c in range(cols)
+                    if grid[r][c] != was[r][c]]
+    assert marked and sorted(set(marked)) == sorted(set(expected)), (child.move, marked)
+    if choices and 'class="move-marker"' in svg:
+        assert svg.index('class="last-move"') < svg.index('class="move-marker"')
+
+
+def test_a_finished_game_names_its_winner_and_the_page_the_game(served, client, database):
+    """The page said 'Game over: w (to move) lose in 0'; the view says who won, in a
+    player's words (the status line shows it), and the game's name for the title."""
+    from tiersolve.cli.serve import game_name, game_result
+
+    won = client.get("/api/ttt_3x3/view", params={"move": ["a1", "a2", "b1", "b2", "c1"]}).json()
+    assert won["over"] and won["result"] == "x wins" and won["value"] == "lose"
+    tied = client.get("/api/ttt_3x3/view", params={
+        "move": ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]}).json()
+    assert tied["over"] and tied["result"] == "a tie"
+    going = client.get("/api/ttt_3x3/view", params={"move": ["b2"]}).json()
+    assert going["result"] is None and going["title"] == "Tomorrow's Tic-Tac-Toe 3×3"
+    assert going["last"] == {"move": "b2", "squares": ["b2"]}
+    assert client.get("/api/ttt_3x3/view").json()["last"] is None
+    db = database("pousse", size=3)
+    app = create_app({"pousse_3x3": Served("pousse_3x3", db, {"description": "pousse 3x3"})})
+    with TestClient(app) as pousse:
+        over = pousse.get("/api/pousse_3x3/view",
+                          params={"move": ["L 2", "R 2", "L 2", "R 2", "L 2"]}).json()
+    assert over["result"] == "o wins" and "repeated a board" in over["note"]
+    assert over["last"] == {"move": "L 2", "squares": ["a2"]}
+    assert game_result(make_game("clobber", rows=2, cols=2), "(w -- -b)", "lose") == "b wins"
+    assert game_result(make_game("1210"), "(R 10)", "lose") == "L wins"
+    assert [game_name(make_game(*args)) for args in [("loa",), ("northcott",), ("1210",)]] == [
+        "Lines of Action 4×4", "Northcott's Game 3×6", "1,2,...,10"]
+
+
+@pytest.mark.parametrize("name, options, hint", [
+    ("quixo", {"size": 3}, "Click a ringed cube to see its moves, then a disc to play one."),
+    ("loa", {}, "Click a ringed piece to see its moves, then a disc to play one."),
+    ("ttt", {}, "Click a move on the board or in the list to play it."),
+    ("northcott", {}, ""),
+])
+def test_the_hint_under_the_board_fits_the_game(name, options, hint):
+    """Quixo's rings are round the cubes a player may take, blank ones too: its hint
+    said 'Click a ringed piece'."""
+    from tiersolve.cli.serve import board_with_moves, page_hint
+
+    game = make_game(name, **options)
+    choices = [{"move": kid.move, "value": "win", "remoteness": 1}
+               for kid in game.children(game.start())]
+    board_with_moves(game, game.default_start(), "", choices)
+    assert page_hint(game, choices) == hint

@@ -245,9 +245,11 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         start = page()
         assert len(start["listed"]) == 9 and start["on board"] == sorted(start["listed"])
         assert start["points"] == 1 and "db=ttt_3x3_diagonal" in start["url"]
-        # click b2 on the board
+        # click b2 on the board: it is marked as the last move, under the moves
         driver.find_element(By.CSS_SELECTOR, '#board .move-marker[data-move="b2"]').click()
         wait.until(lambda d: status().startswith("(o --- -x- ---) · o to move: tie in 8"))
+        assert [m.get_attribute("data-square") for m in
+                driver.find_elements(By.CSS_SELECTOR, "#board .last-move")] == ["b2"]
         after = page()
         assert after["listed"] == {m.move: m.value for m in db.moves("(o --- -x- ---)")}
         assert set(after["listed"].values()) == {"tie", "lose"}  # corners tie, edges lose
@@ -282,7 +284,9 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         assert "The link's position cannot be shown: '(x garbage)' has 1 row" in error()
         assert status().startswith("(x --- --- ---) · x to move: tie in 9")
         assert len(page()["on board"]) == 9 and page()["points"] == 1
-        assert driver.find_element(By.ID, "game-title").text == "ttt 3x3"
+        # the game's name, not the file's label
+        assert driver.find_element(By.ID, "game-title").text == "Tomorrow's Tic-Tac-Toe 3×3"
+        assert driver.title == "Tomorrow's Tic-Tac-Toe 3×3 · tiersolve"
         assert enabled() == {"undo": False, "redo": False, "restart": True, "best": True}
         driver.get(server.url + "/?db=ttt_3x3&move=b2&move=zz&move=a1")
         wait.until(lambda d: error())
@@ -292,6 +296,11 @@ def test_the_page_in_a_browser(server, database, tmp_path):
         assert enabled() == {"undo": True, "redo": False, "restart": True, "best": True}
         driver.find_element(By.ID, "undo").click()  # the game goes on from there
         wait.until(lambda d: status().startswith("(x --- --- ---)") and not error())
+        # a finished game names its winner (it said "x (to move) lose in 0")
+        driver.get(server.url + "/?db=ttt_3x3&move=a1&move=a2&move=b1&move=b2&move=c1")
+        wait.until(lambda d: "Game over" in status())
+        assert status() == "(o --- oo- xxx) · Game over: x wins"
+        assert driver.find_element(By.ID, "hint").text == ""
     finally:
         driver.quit()
 
@@ -366,13 +375,23 @@ def test_a_pieces_moves_show_when_it_is_clicked_and_a_target_plays_one(
         if game == "surakarta":  # the capture goes round the loops: many points
             capture = driver.find_element(By.CSS_SELECTOR, f'#board .way[data-move="{piece}xb2"]')
             assert len(capture.get_attribute("points").split()) > 20
-        # pointing at another piece's move in the list shows it on the board
+        # pointing at another piece's move in the list shows it on the board, until the
+        # pointer leaves
         other = next(m.move for m in moves if m.move not in of_piece)
-        ActionChains(driver).move_to_element(driver.find_element(
-            By.CSS_SELECTOR, f'#moves button[data-move="{other}"]')).perform()
+        button = driver.find_element(By.CSS_SELECTOR, f'#moves button[data-move="{other}"]')
+        status_line = driver.find_element(By.ID, "status")
+        ActionChains(driver).move_to_element(button).perform()
         wait.until(lambda d: other in shown())
-        ActionChains(driver).move_to_element(driver.find_element(By.ID, "status")).perform()
+        ActionChains(driver).move_to_element(status_line).perform()
         wait.until(lambda d: other not in shown())
+        # a press on it, the pointer gone before the release, focuses it without
+        # playing; focused again with the pointer away (as when the window's focus
+        # comes back), it showed its move and kept it drawn
+        ActionChains(driver).click_and_hold(button).move_to_element(status_line).release() \
+            .perform()
+        driver.execute_script("arguments[0].blur(); arguments[0].focus();", button)
+        time.sleep(0.3)
+        assert other not in shown() and not driver.find_elements(By.CSS_SELECTOR, ".preview")
         # clicking a target plays its move
         best = next(iter(of_piece.values()))
         driver.find_element(By.CSS_SELECTOR,

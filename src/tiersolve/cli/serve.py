@@ -428,19 +428,97 @@ def _sources(choices: list[dict[str, Any]], sketches, room: float) -> str:
     return "".join(rings.values())
 
 
-def board_with_moves(game, position: str, caption: str, choices: list[dict[str, Any]]) -> str:
+def last_move_cells(game, before: str, move: str, after: str) -> list[tuple[int, int]]:
+    """The cells (top-down row, column) that show where ``move`` was played from
+    ``before`` to ``after``: where a piece was placed; where a piece moved from and to;
+    the square a pushed marker entered (its ``MoveSketch``). A move without one
+    (Northcott's, Surround's) shows the cells it changed. None for a game without a
+    board.
+
+    >>> from tiersolve.games import make_game
+    >>> game = make_game("pousse", size=3)
+    >>> last_move_cells(game, "(x --- --- ---)", "L 1", "(o --- --- x--)")
+    [(2, 0)]
+    """
+    from tiersolve.games.base import MOVE, PUSH
+
+    grid, was = game.grid(game.parse(after)), game.grid(game.parse(before))
+    if grid is None or was is None:
+        return []
+    rows, cols = len(grid), len(grid[0])
+    sketch = game.move_sketch(game.parse(before), move)
+    if sketch is None:
+        cells = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != was[r][c]]
+    elif sketch.kind == MOVE:
+        cells = [sketch.cells[0], sketch.cells[-1]]
+    elif sketch.kind == PUSH:
+        cells = [sketch.cells[0]]
+    else:
+        cells = list(sketch.cells)
+    # (a piece taken from beside the board, as a drop, starts off it)
+    return [(r, c) for r, c in cells if 0 <= r < rows and 0 <= c < cols]
+
+
+#: The tint of the squares of the last move played, drawn under the pieces, and its
+#: frame (blue: the values' green, yellow and red are the moves').
+LAST_MOVE_FILL = "#3b82f6"
+LAST_MOVE_EDGE = "#1d5fc8"
+#: Where ``board_svg``'s squares end: the last move's tint goes after them.
+SQUARE_END = re.compile(r'<rect [^>]*stroke="#8a6a3a" stroke-width="0.5"/>')
+
+
+def _is_push(game, before: str, move: str) -> bool:
+    from tiersolve.games.base import PUSH
+
+    sketch = game.move_sketch(game.parse(before), move)
+    return sketch is not None and sketch.kind == PUSH
+
+
+def _last_move_marks(svg: str, cells: list[tuple[int, int]], rows: int, room: float) -> str:
+    """``svg`` (a board of ``rows`` rows) with a tint on ``cells``, over the squares and
+    under the pieces (on top of everything if the squares cannot be found)."""
+    from tiersolve.games.base import square_name
+    from tiersolve.games.board import BOARD_CELL, board_point, number
+
+    if not cells:
+        return svg
+    inset = 1.2  # half the frame's width: the frame lies inside the square
+    marks = "".join(
+        f'<rect class="last-move" data-square="{square_name(r, c, rows)}" '
+        f'x="{number(board_point(r, c, room)[0] - BOARD_CELL / 2 + inset)}" '
+        f'y="{number(board_point(r, c, room)[1] - BOARD_CELL / 2 + inset)}" '
+        f'width="{number(BOARD_CELL - 2 * inset)}" height="{number(BOARD_CELL - 2 * inset)}" '
+        f'fill="{LAST_MOVE_FILL}" fill-opacity="0.2" stroke="{LAST_MOVE_EDGE}" '
+        f'stroke-width="{number(2 * inset)}"/>'
+        for r, c in cells)
+    squares = list(SQUARE_END.finditer(svg))
+    at = squares[-1].end() if squares else len(svg) - len("</svg>")
+    return svg[:at] + marks + svg[at:]
+
+
+def board_with_moves(game, position: str, caption: str, choices: list[dict[str, Any]],
+                     last: tuple[str, str] | None = None) -> str:
     """``board_svg`` of the position with its moves drawn on it (``_marker``), worst
-    first so that the best lie on top. Sets each choice's ``shape`` (where it is on
-    the board, or None) and ``on_board``."""
+    first so that the best lie on top, and the last move played, ``last`` (the
+    position before it, its name), marked (``last_move_cells``; under the text of a
+    game without a board). Sets each choice's ``shape`` (where it is on the board, or
+    None) and ``on_board``."""
     from tiersolve.games.base import MOVE, PUSH
     from tiersolve.games.board import board_room, board_svg
 
     state = game.parse(position)
     sketches = [game.move_sketch(state, choice["move"]) for choice in choices]
     room = board_room(game)
-    if any(sketch is not None and sketch.kind == PUSH for sketch in sketches):
+    if any(sketch is not None and sketch.kind == PUSH for sketch in sketches) or \
+            (last is not None and _is_push(game, *last)):
         room = max(room, PUSH_ROOM)
+    grid = game.grid(state)
+    if last is not None and grid is None and not caption:
+        caption = f"last move: {last[1]}"
     svg = board_svg(game, position, caption, room=room)
+    if last is not None and grid is not None:
+        svg = _last_move_marks(svg, last_move_cells(game, last[0], last[1], position),
+                               len(grid), room)
     # a viewBox lets the page scale the picture to its room
     size = re.match(r'<svg xmlns="[^"]+" width="(\d+)" height="(\d+)"', svg)
     if size:
@@ -462,13 +540,80 @@ def _turn(position: str) -> str:
     return position.strip("( ").split(" ", 1)[0]
 
 
+def _other_player(game, position: str) -> str | None:
+    """The player not to move in ``position``, as texts name it (``o`` in ``(x ...)``):
+    the turn letter of the position with the turn changed (every game's state vector
+    begins with the turn, 0 or 1: ``Game.state_fields``); None where that gives no other
+    letter."""
+    state = game.parse(position)
+    if state[0] not in (0, 1):
+        return None
+    state[0] = 1 - state[0]
+    try:
+        other = _turn(game.format(state))
+    except (ValueError, IndexError, KeyError):
+        return None
+    return other if other != _turn(position) else None
+
+
+def game_result(game, position: str, value: str) -> str:
+    """How a finished game ended, in the words a player uses: ``o wins`` (the winner
+    named, as ``play`` names the loser), ``a tie``, ``a draw``; ``value`` is the
+    position's for the player to move there.
+
+    >>> from tiersolve.games import make_game
+    >>> game_result(make_game("ttt", rows=3, cols=3), "(o xxx oo- ---)", "lose")
+    'x wins'
+    """
+    turn = _turn(position)
+    if value == "win":
+        return f"{turn} wins"
+    if value == "lose":
+        other = _other_player(game, position)
+        return f"{other} wins" if other else f"{turn} loses"
+    return f"a {value}"
+
+
+def game_name(game) -> str:
+    """The game as a player names it: its title, its size and the options that differ
+    from their defaults (``Lines of Action 4×4 (max-pieces 3)``), where the file's
+    label says ``loa 4x4 (max-pieces 3)``.
+
+    >>> from tiersolve.games import make_game
+    >>> game_name(make_game("loa", rows=4, cols=4)), game_name(make_game("1210", target=7))
+    ('Lines of Action 4×4', '1,2,...,10 (target 7)')
+    """
+    described = game.describe()
+    size = described[len(game.name):].split(" (", 1)[0].strip().replace("x", "×")
+    variants = described.partition(" (")[2]
+    return " ".join(filter(None, [game.title, size])) + (f" ({variants}" if variants else "")
+
+
+#: What the page's hint calls what a player picks to move, by default (a game's
+#: ``piece_noun`` says otherwise: Quixo's cubes).
+PIECE_NOUN = "piece"
+
+
+def page_hint(game, choices: list[dict[str, Any]]) -> str:
+    """The line under the board that says how to play: choose a ringed piece (named as
+    the game names it: a cube in Quixo), or click a move."""
+    if any(choice.get("shape") and choice["shape"]["kind"] == "move" for choice in choices):
+        noun = getattr(game, "piece_noun", PIECE_NOUN)
+        return f"Click a ringed {noun} to see its moves, then a disc to play one."
+    if any(choice.get("on_board") for choice in choices):
+        return "Click a move on the board or in the list to play it."
+    return ""
+
+
 def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
     """``GET /api/NAME/view?start=TEXT&move=M&move=M...``: the game from ``start``
     (default: the database's start) after ``moves``, as the page shows it: the
     board with the moves on it, every move best first with its value for its player
     (under the repetition rule, given the game so far, where the game has one), and
-    each position of the game so far with its value for the player to move there."""
+    each position of the game so far with its value for the player to move there;
+    the last move marked, how a finished game ended, and the hint under the board."""
     from tiersolve.errors import PositionError
+    from tiersolve.games.base import square_name
 
     db, game = served.db, served.db.game
     start = served.db.start if start in (None, "") else _checked_position(start)
@@ -498,6 +643,7 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
         raise _position_error(error) from None
     current = trail[-1]
     answer: dict[str, Any] = {"name": served.name, "game": served.summary["description"],
+                              "title": game_name(game),
                               "start": trail[0]["position"], "moves": list(moves),
                               "position": current["position"], "value": current["value"],
                               "remoteness": current["remoteness"], "note": "",
@@ -532,9 +678,16 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
     else:
         answer["choices"] = [{**m.as_dict(), "note": ""} for m in db.moves(current["position"])]
         answer["over"] = not answer["choices"]
+    answer["result"] = game_result(game, current["position"], answer["value"]) \
+        if answer["over"] else None
+    last = (trail[-2]["position"], current["move"]) if len(trail) > 1 else None
+    answer["last"] = None if last is None else {"move": last[1], "squares": [
+        square_name(row, col, len(game.grid(game.parse(current["position"]))))
+        for row, col in last_move_cells(game, *last, current["position"])]}
     # No caption: the page's status line says who is to move and the value, once.
-    answer["svg"] = board_with_moves(game, current["position"], "", answer["choices"])
+    answer["svg"] = board_with_moves(game, current["position"], "", answer["choices"], last)
     answer["board"] = _board(game, current["position"])
+    answer["hint"] = page_hint(game, answer["choices"])
     return answer
 
 

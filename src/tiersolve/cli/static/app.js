@@ -78,7 +78,8 @@ function writeURL() {
 
 function draw() {
   const view = state.game.view;
-  $("game-title").textContent = view.game;
+  $("game-title").textContent = view.title;
+  document.title = `${view.title} · tiersolve`;
   $("database").value = state.game.name;
   const board = $("board");
   board.innerHTML = view.svg;
@@ -104,9 +105,7 @@ function draw() {
   drawStatus(view);
   drawChart(view.trail);
   drawControls();
-  $("hint").textContent = sources.length
-    ? "Click a ringed piece to see its moves, then a disc to play one."
-    : view.choices.some((c) => c.on_board) ? "Click a move on the board or in the list to play it." : "";
+  $("hint").textContent = view.hint;  // in the game's words (Quixo's rings are round cubes)
   if (sources.length === 1) select(sources[0].dataset.square);  // one piece to move: show its moves
   writeURL();
 }
@@ -127,17 +126,20 @@ function select(square) {
   $("moves").classList.toggle("filtered", square !== null);
 }
 
-// Shows one move on the board while the list points at it.
-function preview(move, on) {
+// Shows `move` on the board while the list points at it, and only it (null: none).
+// One preview at a time, taken off whenever the pointer leaves the list: a preview
+// turned on and off by separate events (focus, the pointer) could outlive both.
+function preview(move) {
   const board = $("board");
-  const marker = board.querySelector(`.move-marker[data-move="${CSS.escape(move)}"]`);
+  for (const shown of board.querySelectorAll(".preview")) shown.classList.remove("preview");
+  const marker = move && board.querySelector(`.move-marker[data-move="${CSS.escape(move)}"]`);
   if (!marker) return;
-  if (on) marker.parentNode.append(marker);  // on top of the others
-  marker.classList.toggle("preview", on);
-  board.querySelector(`.way[data-move="${CSS.escape(move)}"]`)?.classList.toggle("preview", on);
+  marker.parentNode.append(marker);  // on top of the others
+  marker.classList.add("preview");
+  board.querySelector(`.way[data-move="${CSS.escape(move)}"]`)?.classList.add("preview");
   if (marker.dataset.from) {
     board.querySelector(`.source[data-square="${CSS.escape(marker.dataset.from)}"]`)
-      ?.classList.toggle("preview", on);
+      ?.classList.add("preview");
   }
 }
 
@@ -155,7 +157,7 @@ function drawControls() {
 
 function drawStatus(view) {
   const turn = view.position.replace(/^\(\s*/, "").split(" ")[0];
-  let text = view.over ? `Game over: ${turn} (to move) ${valueText(view.value, view.remoteness)}`
+  let text = view.over ? `Game over: ${view.result}`  // the winner named: "o wins"
                        : `${turn} to move: ${valueText(view.value, view.remoteness)}`;
   if (view.note) text += ` (${view.note})`;
   $("status").textContent = `${view.position} · ${text}`;
@@ -181,9 +183,12 @@ function drawMoves(view) {
       (choice.moves_again ? " (moves again)" : "");
     button.title = `leads to ${choice.position}`;
     button.addEventListener("click", () => play(choice.move));
-    for (const [event, on] of [["mouseenter", true], ["mouseleave", false], ["focus", true], ["blur", false]]) {
-      button.addEventListener(event, () => preview(choice.move, on));
-    }
+    button.addEventListener("pointerenter", () => preview(choice.move));
+    button.addEventListener("pointerleave", () => preview(null));
+    // the keyboard's focus shows its move; a press of the pointer also focuses the
+    // button (and the window's focus coming back focuses it again): that shows none
+    button.addEventListener("focus", () => { if (button.matches(":focus-visible")) preview(choice.move); });
+    button.addEventListener("blur", () => preview(null));
     item.append(button);
     if (choice.note && choice.note !== view.note) {  // the status line says the view's note once
       const note = document.createElement("span");
@@ -330,6 +335,7 @@ async function main() {
     return;
   }
   select.addEventListener("change", () => choose(select.value));
+  $("moves").addEventListener("pointerleave", () => preview(null));
   $("undo").addEventListener("click", () => {
     const game = state.game;
     if (game && game.moves.length) {

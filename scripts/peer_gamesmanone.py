@@ -1619,6 +1619,7 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
 
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
+        allow_abbrev=False,  # an option cut short is refused, as the commands' are
         prog=PROG, description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
@@ -1628,7 +1629,7 @@ def parser() -> argparse.ArgumentParser:
     sub = main.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     b = sub.add_parser(
-        "bench", help="build the same games with both systems and compare the costs",
+        "bench", allow_abbrev=False, help="build the same games with both systems and compare the costs",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Build each case with both systems, alternately (per round: GamesmanOne "
                     "with OMP_NUM_THREADS=1, tiersolve, GamesmanOne with OMP_NUM_THREADS=2 and "
@@ -1649,7 +1650,7 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(run=bench)
 
     a = sub.add_parser(
-        "agree", help="compare the values and remoteness of both databases",
+        "agree", allow_abbrev=False, help="compare the values and remoteness of both databases",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Look up the start, every position of random games and random legal "
                     "positions of our database in both databases, and compare the value and "

@@ -85,6 +85,8 @@ The ``Game`` subclass (class members, checked when the game is made):
 * ``options_spec`` REQUIRED: the ``Option`` of each command-line option.
 * ``functions`` REQUIRED: the ``GameFunctions`` above.
 * ``state_fields`` OPTIONAL: what the state vector holds, for ``decode_many``'s users.
+* ``piece_noun`` OPTIONAL: what a player picks up to move, as the page of ``tiersolve
+  serve`` names it in its hint ("Click a ringed piece"; Quixo's ``"cube"``).
 * ``tester_boards`` and ``reference_boards`` REQUIRED, ``slow_reference_boards``
   OPTIONAL: option sets of small boards. The tests run the game tester on every
   index of each tester board, and compare every position of each reference board
@@ -547,6 +549,9 @@ class Game:
     reference_boards: ClassVar[tuple[dict[str, Any], ...]] = ()
     #: Reference boards that take minutes: compared under ``pytest -m slow`` only.
     slow_reference_boards: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: What a player picks up to move, as ``tiersolve serve``'s page names it in its
+    #: hint ("Click a ringed piece"; Quixo's cubes).
+    piece_noun: ClassVar[str] = "piece"
 
     tiers = _FromSpec()
     data = _FromSpec()

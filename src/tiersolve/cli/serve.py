@@ -589,17 +589,11 @@ def game_name(game) -> str:
     return " ".join(filter(None, [game.title, size])) + (f" ({variants}" if variants else "")
 
 
-#: What the page's hint calls what a player picks to move, by default (a game's
-#: ``piece_noun`` says otherwise: Quixo's cubes).
-PIECE_NOUN = "piece"
-
-
 def page_hint(game, choices: list[dict[str, Any]]) -> str:
     """The line under the board that says how to play: choose a ringed piece (named as
     the game names it: a cube in Quixo), or click a move."""
     if any(choice.get("shape") and choice["shape"]["kind"] == "move" for choice in choices):
-        noun = getattr(game, "piece_noun", PIECE_NOUN)
-        return f"Click a ringed {noun} to see its moves, then a disc to play one."
+        return f"Click a ringed {game.piece_noun} to see its moves, then a disc to play one."
     if any(choice.get("on_board") for choice in choices):
         return "Click a move on the board or in the list to play it."
     return ""

@@ -34,7 +34,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import copy_into, full_mask, lowest_bit, popcount
+from tiersolve.bits import (
+    copy_into, full_mask, lowest_bit, permutation_tables, permute, popcount, sort_unique,
+)
 from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import Game, GameFunctions, GameSpec, Option, square_name
@@ -62,11 +64,14 @@ MOVE_BASE = 32
 
 class GobbletData(NamedTuple):
     """``layers``: the index (``LayerSpace.table``; layer l holds size SIZES-1-l);
-    ``params``: [pieces of each size, sizes]; ``lines``: the masks of the 8 lines."""
+    ``params``: [pieces of each size, sizes]; ``lines``: the masks of the 8 lines;
+    ``symmetries``: the 7 symmetries of the square other than the identity
+    (``tiersolve.bits.permutation_tables``)."""
 
     layers: np.ndarray
     params: np.ndarray
     lines: np.ndarray
+    symmetries: np.ndarray
 
 
 @jit(forceinline=True)
@@ -282,6 +287,66 @@ def expand(data, tier, local, out, state, child, moves):
     return count
 
 
+@jit(forceinline=True)
+def _moves_may_meet(data, masks):
+    """Whether two moves of the player to move's pieces on the board may lead to
+    mirror images of one position: only if a symmetry keeps every layer of the other
+    player's pieces and moves at most four of the mover's (two moves change two cells
+    each: c1 = g(c2) means P xor g(P) = D1 xor g(D2))."""
+    layers = data.params[SIZES]
+    for g in range(data.symmetries.shape[0]):
+        moved = 0
+        for layer in range(layers):
+            theirs = masks[layers + layer]
+            if permute(theirs, data.symmetries, g) != theirs:
+                moved = 5
+                break
+            mine = masks[layer]
+            moved += popcount(permute(mine, data.symmetries, g) ^ mine)
+        if moved <= 4:
+            return True
+    return False
+
+
+@jit
+def expand_leaving(data, tier, local, out, state, child, moves):
+    """``expand`` with the placements only (they leave the tier); the moves on the
+    board, which stay, are counted: each leads to a different position unless a
+    symmetry nearly keeps this one (``_moves_may_meet``), and then they are encoded
+    and the distinct ones counted."""
+    layers = data.params[SIZES]
+    decode_masks(data, tier, local, state, child)
+    value = outcome(data, state)
+    if value == ILLEGAL:
+        return np.int64(0), np.int64(-1)
+    if value != UNDECIDED:
+        return -np.int64(value), np.int64(-1)
+    _other_views(data, state)
+    count = list_moves(data, state, 0, moves, True)
+    meeting = _moves_may_meet(data, state)
+    leaving = 0
+    staying = 0
+    for k in range(count):
+        move = moves[k]
+        if move >= MOVE_BASE and not meeting:
+            staying += 1
+            continue
+        layer, cells = move_change(layers, move)
+        child_tier, child_local = _encode_changed(data, state, child, layer,
+                                                  state[layers + layer], state[layer] ^ cells)
+        if move >= MOVE_BASE:  # (k >= staying: the codes still to read are not overwritten)
+            moves[staying] = child_local
+            staying += 1
+            continue
+        out[leaving, CHILD_TIER], out[leaving, CHILD_INDEX] = child_tier, child_local
+        out[leaving, CHILD_SAME_MOVER] = 0
+        out[leaving, CHILD_MOVE] = move
+        leaving += 1
+    if meeting:
+        staying = sort_unique(moves, staying)
+    return np.int64(leaving), np.int64(staying)
+
+
 @jit
 def parents(data, tier, local, out, state, other):
     """Un-moves inside the tier: the player who just moved takes a top piece of
@@ -325,7 +390,7 @@ class Gobblet(Game):
                minimum=1, maximum=3),
     )
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand,
-                              parents=parents)
+                              parents=parents, expand_leaving=expand_leaving)
     state_fields = ("turn (0 = x), then for each cell (text order) and each size (smallest "
                     "first): 0 empty, 1 x, 2 o")
 
@@ -351,14 +416,15 @@ class Gobblet(Game):
             # layer l holds size sizes-1-l: (the mover's pieces on the board, the other's)
             blocks.append([tuple((pieces - m[sizes - 1 - layer], pieces - o[sizes - 1 - layer])
                                  for layer in range(sizes)) for m, o in kept])
-        self.space = LayerSpace(CELLS, blocks,
-                                grid_symmetries(SIDE, SIDE, mirror_up_down=True, transpose=True))
+        symmetries = grid_symmetries(SIDE, SIDE, mirror_up_down=True, transpose=True)
+        self.space = LayerSpace(CELLS, blocks, symmetries)
         self.tier_of = {key: tier for tier, key in enumerate(self.tier_reserves)}
         tops = min(CELLS, pieces * sizes)  # pieces on top of a stack, at most
         return GameSpec(
             tiers=type(self.space.tiers)(keys=[(*a, *b) for a, b in self.tier_reserves],
                                          sizes=self.space.tiers.sizes),
-            data=GobbletData(self.space.table, np.array([pieces, sizes], np.int64), line_masks()),
+            data=GobbletData(self.space.table, np.array([pieces, sizes], np.int64), line_masks(),
+                             permutation_tables(symmetries, CELLS)),
             state_size=1 + CELLS * sizes, max_moves=sizes * CELLS + tops * (CELLS - 1),
             loopy=True, remoteness_bound=None, max_parents=tops * (CELLS - 1),
             hasher={"name": "layered two-colour boards up to symmetry and colour",

@@ -13,6 +13,7 @@ import pytest
 from reference import make_game as reference_game
 from tiersolve.databases import build_database, open_database
 from tiersolve.games import make_game
+from tiersolve.games.tester import check_expansions
 from tiersolve.values import UNDECIDED, VALUE_NAMES
 
 from conftest import command, legal_indices, one_line_error
@@ -78,7 +79,17 @@ def test_random_positions_move_as_the_reference_rules():
         assert game.unreachable_reason(state) is None, text
 
 
-FLIP = {"win": "lose", "lose": "win", "draw": "draw"}
+def test_expand_agrees_with_the_composition_on_the_whole_game():
+    """The game tester's check of one index (expand against the five functions, and
+    expand_leaving against expand), on random indices of every tier of the whole game,
+    too large to check whole."""
+    game = make_game("gobblet")
+    rng = np.random.default_rng(2)
+    for tier, size in enumerate(game.tier_sizes):
+        for local in rng.choice(int(size), size=min(int(size), 30), replace=False):
+            check_expansions(game, tier, int(local))
+
+
 
 
 def rules_value(reference, state, db) -> tuple[str, int | None]:

@@ -114,7 +114,9 @@ Its methods:
 * ``move_sketch(state, name)`` and ``board_paths()`` OPTIONAL: where a move shows
   on a picture of the board (a ``MoveSketch``; the default reads the squares its
   name names), and lines drawn on the board (Surakarta's circuits), for
-  ``tiersolve serve``'s page.
+  ``tiersolve serve``'s page. ``pieces_in_hand(state)`` OPTIONAL: pieces held off the
+  board, drawn beside it (a move from one starts at ``hand_cell``); the class member
+  ``piece_colours`` OPTIONAL: how the game's pieces are filled.
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -129,7 +131,9 @@ from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 
 import numpy as np
 
-from tiersolve.contract import TERMINAL, TierType
+from tiersolve.contract import (
+    CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER, TERMINAL, TierType,
+)
 from tiersolve.errors import GameError, OtherBoardError
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.hashers.tiers import TierLayout
@@ -364,6 +368,17 @@ def never_terminal(data, state):
 
 
 @jit(forceinline=True)
+def add_move(out, count, tier, local, code):
+    """Row ``count`` of ``expand``'s ``out``: a move ``code`` to (``tier``, ``local``),
+    the other player to move; returns ``count + 1``."""
+    out[count, CHILD_TIER] = tier
+    out[count, CHILD_INDEX] = local
+    out[count, CHILD_SAME_MOVER] = 0
+    out[count, CHILD_MOVE] = code
+    return count + 1
+
+
+@jit(forceinline=True)
 def no_move_value(misere: int) -> int:
     """The value for a player who cannot move: a loss, or a win under misère."""
     return WIN if misere else LOSE
@@ -552,6 +567,9 @@ class Game:
     #: What a player picks up to move, as ``tiersolve serve``'s page names it in its
     #: hint ("Click a ringed piece"; Quixo's cubes).
     piece_noun: ClassVar[str] = "piece"
+    #: Fill colours of this game's pieces by letter, for drawing (over
+    #: ``games.board.PIECE_COLOURS``); a piece named here is labelled with its letter.
+    piece_colours: ClassVar[dict[str, str]] = {}
 
     tiers = _FromSpec()
     data = _FromSpec()
@@ -794,6 +812,19 @@ class Game:
         units of ``MoveSketch.path``: none, but for Surakarta's circuits."""
         return []
 
+    def pieces_in_hand(self, state: np.ndarray) -> list[tuple[int, int, str, int]]:
+        """OPTIONAL, for games with pieces off the board (Dōbutsu shōgi's hands): each
+        kind of piece a side holds, as (side, column, letter, count). Side 0's are drawn
+        in a row under the board, side 1's over it, each at its column; a move that
+        takes one onto the board is a ``MoveSketch`` of kind MOVE from ``hand_cell``.
+
+        >>> from tiersolve.games import make_game
+        >>> game = make_game("dshogi")
+        >>> game.pieces_in_hand(game.parse("(L gle --- -C- ELG c)"))
+        [(1, 2, 'c', 1)]
+        """
+        return []
+
     def _size_text(self) -> str | None:
         if "size" in self.options:
             return f"{self.options['size']}x{self.options['size']}"
@@ -1029,6 +1060,16 @@ def keep_first_pieces(board: str, limit: int, colours: str = "bw") -> str:
 def square_name(cell_row: int, cell_col: int, rows: int) -> str:
     """Algebraic name of a cell given top-down row and left-right column: 'a1' is bottom-left."""
     return f"{chr(ord('a') + cell_col)}{rows - cell_row}"
+
+
+def hand_cell(side: int, column: int, rows: int) -> tuple[int, int]:
+    """Where a piece in hand (``Game.pieces_in_hand``) is drawn, as a (top-down row,
+    column) cell beside the board: side 0's under the bottom row, side 1's over the top.
+
+    >>> hand_cell(0, 2, rows=4), hand_cell(1, 0, rows=4)
+    ((4, 2), (-1, 0))
+    """
+    return (rows, column) if side == 0 else (-1, column)
 
 
 def parse_square(name: str, rows: int, cols: int) -> tuple[int, int]:

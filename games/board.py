@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
-from tiersolve.games.base import Game
+from tiersolve.games.base import Game, hand_cell
 
 #: Fill colours of pieces drawn as discs (anything else: grey with its letter).
 PIECE_COLOURS = {
@@ -41,6 +41,17 @@ def _grid(game: Game, position: str) -> list[str] | None:
     return game.grid(game.parse(position))
 
 
+def _has_hands(game: Game) -> bool:
+    return type(game).pieces_in_hand is not Game.pieces_in_hand
+
+
+def _hand_text(game: Game, position: str, side: int) -> str:
+    """``hand: GGc``: the pieces side ``side`` holds off the board, by column."""
+    held = sorted((column, letter * count) for held_by, column, letter, count
+                  in game.pieces_in_hand(game.parse(position)) if held_by == side)
+    return "hand: " + ("".join(letters for _, letters in held) or "-")
+
+
 def board_lines(game: Game, position: str) -> list[str]:
     """The board as text lines: column letters on top, row numbers (bottom row 1) on
     the left, ``.`` for an empty cell. A game without a board gives its text."""
@@ -54,6 +65,10 @@ def board_lines(game: Game, position: str) -> list[str]:
     for r, row in enumerate(grid):
         cells = " ".join("." if ch == EMPTY else ch for ch in row)
         lines.append(f" {rows - r:>{width}}  {cells}")
+    if _has_hands(game):  # the first player's under the board, the second's over it
+        indent = " " * (width + 3)
+        return [indent + _hand_text(game, position, 1), *lines,
+                indent + _hand_text(game, position, 0)]
     return lines
 
 
@@ -84,7 +99,7 @@ def board_room(game: Game) -> float:
         rows, cols = game.board_shape()
     except KeyError:
         return 0.0
-    reach = 0.0
+    reach = 1.0 if _has_hands(game) else 0.0  # a row of pieces in hand over and under it
     for path in game.board_paths():
         for row, col in path:
             reach = max(reach, -0.5 - row, row - rows + 0.5, -0.5 - col, col - cols + 0.5)
@@ -112,6 +127,21 @@ def number(value: float) -> str:
     """
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def _piece(game: Game, ch: str, cx: float, cy: float, cell: int) -> str:
+    """SVG of the piece ``ch`` centred on (cx, cy): a disc of its colour (the game's
+    ``piece_colours``, else ``PIECE_COLOURS``, else grey), with its letter when the
+    colour alone does not tell it."""
+    own = type(game).piece_colours
+    fill = own.get(ch) or PIECE_COLOURS.get(ch, "#9a9a9a")
+    disc = (f'<circle cx="{number(cx)}" cy="{number(cy)}" r="{cell * 0.38:.1f}" fill="{fill}" '
+            'stroke="#333" stroke-width="1"/>')
+    if ch in own or ch in LABELLED or ch not in PIECE_COLOURS:
+        ink = "#000" if fill in ("#eeeeee", "#f4f4f4", "#9a9a9a") else "#fff"
+        disc += (f'<text x="{number(cx)}" y="{number(cy + 5)}" font-size="14" '
+                 f'text-anchor="middle" fill="{ink}">{escape(ch)}</text>')
+    return disc
 
 
 def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CELL,
@@ -167,13 +197,17 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
                 parts.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" '
                              'fill="#5a4630"/>')
                 continue
-            fill = PIECE_COLOURS.get(ch, "#9a9a9a")
-            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.38:.1f}" fill="{fill}" '
-                         'stroke="#333" stroke-width="1"/>')
-            if ch in LABELLED or ch not in PIECE_COLOURS:
-                ink = "#000" if fill in ("#eeeeee", "#f4f4f4", "#9a9a9a") else "#fff"
-                parts.append(f'<text x="{cx}" y="{cy + 5}" font-size="14" text-anchor="middle" '
-                             f'fill="{ink}">{escape(ch)}</text>')
+            parts.append(_piece(game, ch, cx, cy, cell))
+    state = game.parse(position) if _has_hands(game) else None
+    for side, column, letter, count in game.pieces_in_hand(state) if state is not None else ():
+        x, y = board_point(*hand_cell(side, column, rows), room, cell)
+        parts.append(f'<g class="in-hand" data-side="{side}">{_piece(game, letter, x, y, cell)}')
+        if count > 1:  # how many, on a badge at the top right
+            bx, by = number(x + cell * 0.3), number(y - cell * 0.3)
+            parts.append(f'<circle cx="{bx}" cy="{by}" r="7" fill="#fff" stroke="#333" '
+                         f'stroke-width="1"/><text x="{bx}" y="{number(y - cell * 0.3 + 4)}" '
+                         f'font-size="10" text-anchor="middle">{count}</text>')
+        parts.append("</g>")
     for c in range(cols):
         parts.append(f'<text x="{margin + pad + c * cell + cell // 2}" '
                      f'y="{2 * pad + rows * cell + 16}" font-size="13" text-anchor="middle">'

@@ -26,10 +26,10 @@ from typing import NamedTuple
 import numpy as np
 
 from tiersolve.bits import copy_into, lowest_bit, popcount
-from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER, TierType
+from tiersolve.contract import TierType
 from tiersolve.errors import ImpossiblePositionError
 from tiersolve.games.base import (
-    Game, GameFunctions, GameSpec, Option, fill_cells, mover_masks, square_name,
+    Game, GameFunctions, GameSpec, Option, add_move, fill_cells, mover_masks, square_name,
 )
 from tiersolve.hashers.boards import BoardSpace, decode_board, encode_board
 from tiersolve.hashers.combinations import rank_subset, subset_count
@@ -98,15 +98,6 @@ def encode(data, state):
     return encode_position(data.board, mover, other)
 
 
-@jit(forceinline=True)
-def _add(out, count, tier, local, code):
-    out[count, CHILD_TIER] = tier
-    out[count, CHILD_INDEX] = local
-    out[count, CHILD_SAME_MOVER] = 0
-    out[count, CHILD_MOVE] = code
-    return count + 1
-
-
 @jit
 def expand(data, tier, local, out, state, child, moves):
     board = data.board
@@ -127,7 +118,7 @@ def expand(data, tier, local, out, state, child, moves):
             cell = lowest_bit(rest)
             rest &= rest - 1
             child_tier, child_local = encode_position(board, other, mover | (np.int64(1) << cell))
-            count = _add(out, count, child_tier, child_local, cell)
+            count = add_move(out, count, child_tier, child_local, cell)
         return count
     pieces = mover
     while pieces:  # step a marker to an empty neighbour
@@ -139,7 +130,7 @@ def expand(data, tier, local, out, state, child, moves):
             targets &= targets - 1
             moved = mover ^ (np.int64(1) << cell) ^ (np.int64(1) << target)
             child_tier, child_local = encode_position(board, other, moved)
-            count = _add(out, count, child_tier, child_local, (cell + 1) * STEP + target)
+            count = add_move(out, count, child_tier, child_local, (cell + 1) * STEP + target)
     if count == 0:
         return -np.int64(LOSE)  # no move: lost (never on the 5x5 board)
     return count

@@ -6,6 +6,7 @@
 * ``rearranger``    boards with fixed counts of two piece kinds (multinomial)
 * ``regions``       boards whose pieces are barred from some regions (Breakthrough)
 * ``boards``        two-colour boards by piece counts, optionally up to symmetry
+* ``hand_pieces``   pieces of several kinds on a board, the rest in hand (Dōbutsu shōgi)
 * ``symmetry``      the canonical image of a board under a symmetry group
 * ``layers``        several two-colour boards on one set of cells (a layer a piece
                     size), up to a symmetry group, with no gaps (Gobblet Gobblers)

@@ -11,7 +11,10 @@ shows the moves of, and saves the window as a PNG.
 The pictures (``SHOTS``): the README's, Tic-Tac-Toe after b2 and b3 with x's winning
 moves in green (serve.png); Lines of Action 4x4 at the start with b4 chosen
 (serve-loa.png); Surakarta 5x5 after c5-b4 with c2 chosen, whose capture goes round
-a corner loop (serve-surakarta.png).
+a corner loop (serve-surakarta.png); Dōbutsu shōgi after b2-b3 and c4-b3, each side
+holding a Chick, with the first player's chosen in its hand to show its drops
+(serve-dshogi.png; the whole game, so a missing database is some hours of building:
+docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 class Shot(NamedTuple):
     """One picture: its file, the database it shows (file stem, ``tiersolve build``'s
-    arguments), the moves played, and the piece clicked (a square, or None)."""
+    arguments), the moves played, and the piece clicked (a square, or None; a piece in
+    hand is named by the cell beside the board it is drawn on, c0 under column c)."""
 
     file: str
     database: str
@@ -48,6 +52,7 @@ SHOTS = (
          ("b2", "b3"), None),
     Shot("serve-loa.png", "loa_4x4", ("loa", "--rows", "4", "--cols", "4"), (), "b4"),
     Shot("serve-surakarta.png", "surakarta_5x5", ("surakarta", "--size", "5"), ("c5-b4",), "c2"),
+    Shot("serve-dshogi.png", "dshogi", ("dshogi",), ("b2-b3", "c4-b3"), "c0"),
 )
 #: Without these, Chromium waits for the network the machine may not have.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -137,6 +137,10 @@ def games_list(with_options: bool) -> str:
     return "\n".join(lines)
 
 
+#: How ``--help`` shows an option's value, by its type (a whole number, or text).
+_METAVARS = {int: "N"}
+
+
 def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
     """The options of a game class (``--rows N``, ``--misere`` ...) as an argument group."""
     rules = parser.add_argument_group(f"{cls.name} options")
@@ -145,8 +149,9 @@ def add_game_options(parser: argparse.ArgumentParser, cls) -> None:
             rules.add_argument(option.flag, dest=option.name, action="store_true",
                                help=_option_help(option))
         else:
-            rules.add_argument(option.flag, dest=option.name, type=int, default=option.default,
-                               metavar="N", help=_option_help(option))
+            rules.add_argument(option.flag, dest=option.name, type=option.kind,
+                               default=option.default, metavar=_METAVARS.get(option.kind, "TEXT"),
+                               help=_option_help(option))
 
 
 def game_from_args(args: argparse.Namespace):

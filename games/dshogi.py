@@ -213,6 +213,24 @@ def _ending(attackers, state, source, target):
     return 0
 
 
+@jit(forceinline=True)
+def _ended_steps(data, state, out, moves):
+    """Sorts the mover's (side 0's) steps: the rows of those that end the game go to
+    ``out`` (``_ending``), the codes of the others to the front of ``moves``. Returns
+    (rows written, codes kept)."""
+    ended = 0
+    kept = 0
+    for k in range(_steps(data.attacks, state, 0, moves)):
+        code = moves[k]
+        ending = _ending(data.attackers, state, code // CELLS, code % CELLS)
+        if ending:
+            ended = add_move(out, ended, TERMINAL, ending, code)
+        else:
+            moves[kept] = code
+            kept += 1
+    return ended, kept
+
+
 @jit
 def generate_moves(data, state, moves):
     side = state[TURN]
@@ -309,17 +327,12 @@ def expand(data, tier, local, out, state, child, moves):
         return -np.int64(NONCANONICAL)
     _turn_round(data.rotate, state, child)
     entry, offset = placement_entry(table, child, 1), configuration_offset(table, child, 1)
-    count = 0
-    for k in range(_steps(data.attacks, state, 0, moves)):
-        code = moves[k]
-        source, target = code // CELLS, code % CELLS
-        ending = _ending(data.attackers, state, source, target)
-        if ending:
-            count = add_move(out, count, TERMINAL, ending, code)
-        else:
-            rank = _step_child(table, child, _piece_at(state, 0, source), source, target,
-                               _piece_at(state, 1, target), entry, offset)
-            count = add_move(out, count, 0, rank, code)
+    count, steps = _ended_steps(data, state, out, moves)
+    for k in range(steps):
+        source, target = moves[k] // CELLS, moves[k] % CELLS
+        rank = _step_child(table, child, _piece_at(state, 0, source), source, target,
+                           _piece_at(state, 1, target), entry, offset)
+        count = add_move(out, count, 0, rank, moves[k])
     empty = FULL & ~(_occupied(state, 0) | _occupied(state, 1))
     for kind in range(3):
         if state[HAND + 2 * kind] == 0:
@@ -390,24 +403,16 @@ def expand_leaving(data, tier, local, out, state, child, moves):
     hands = 0
     for slot in range(6):
         hands |= state[HAND + slot] << (2 * slot)
-    leaving = 0
-    staying = 0
-    for k in range(_steps(data.attacks, state, 0, moves)):
-        code = moves[k]
-        source, target = code // CELLS, code % CELLS
-        ending = _ending(data.attackers, state, source, target)
-        if ending:
-            leaving = add_move(out, leaving, TERMINAL, ending, code)
-            continue
-        if exact:  # the child's key, written over the steps already read
-            piece = _piece_at(state, 0, source)
-            after = HEN if piece == CHICK and target < COLS else piece
-            moved = (board & ~(np.int64(15) << (4 * source)) & ~(np.int64(15) << (4 * target))) \
-                | (SLOT[0, after] << (4 * target))
-            captured = _piece_at(state, 1, target)
-            gained = hands + (np.int64(1) << (4 * KIND_OF[captured]) if captured >= 0 else 0)
-            moves[staying] = _key(moved, gained)
-        staying += 1
+    leaving, staying = _ended_steps(data, state, out, moves)
+    for k in range(staying if exact else 0):  # each child's key, over its step's code
+        source, target = moves[k] // CELLS, moves[k] % CELLS
+        piece = _piece_at(state, 0, source)
+        after = HEN if piece == CHICK and target < COLS else piece
+        moved = (board & ~(np.int64(15) << (4 * source)) & ~(np.int64(15) << (4 * target))) \
+            | (SLOT[0, after] << (4 * target))
+        captured = _piece_at(state, 1, target)
+        gained = hands + (np.int64(1) << (4 * KIND_OF[captured]) if captured >= 0 else 0)
+        moves[k] = _key(moved, gained)
     empty = FULL & ~(_occupied(state, 0) | _occupied(state, 1))
     for kind in range(3):
         if state[HAND + 2 * kind] > 0:

@@ -490,7 +490,7 @@ def blunder_rate_figure(evaluations: Iterable[Evaluation], title: str | None = N
     other. Needs matplotlib."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator
 
     evaluations = list(evaluations)
     figure = Figure(figsize=(8, 5.5))
@@ -519,29 +519,34 @@ def blunder_rate_figure(evaluations: Iterable[Evaluation], title: str | None = N
         counts.vlines(x, 0, moves, color=colour, linewidth=2)
         counts.plot(x, moves, "o", color=colour, markersize=3)
     axes.set_ylabel("blunder rate (%)")
-    axes.set_ylim(bottom=0)
+    axes.set_ylim(0, 105)
     axes.grid(alpha=0.3)
     counts.set_yscale("log")
     counts.set_ylim(bottom=0.8)
+    counts.yaxis.set_major_locator(LogLocator(base=10, numticks=12))  # every power of ten
     counts.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
     counts.axhline(min_moves, color="#888", linestyle="--", linewidth=1)
     counts.set_ylabel("moves")
     counts.set_xlabel("remoteness of the position before the move (moves to the end, perfect play)")
     counts.grid(alpha=0.3)
     if evaluations:
-        axes.set_title(title or f"{evaluations[0].game}: blunders against the tablebase bot")
+        figure.suptitle(title or f"{evaluations[0].game}: blunders against the tablebase bot")
+    room = 0.95  # the figure's height the panels take: the legend goes above them
     if axes.containers:
-        handles, labels = axes.get_legend_handles_labels()
         from matplotlib.lines import Line2D
 
+        handles, labels = axes.get_legend_handles_labels()
         handles.append(Line2D([], [], marker="o", linestyle="none", color="#555",
                               markerfacecolor="white", markersize=4.5))
         labels.append(f"hollow: fewer than {min_moves} moves (below the dashed line)")
-        axes.legend(handles, labels, fontsize=8)
+        columns = 3
+        room = 1.0 - 0.045 * math.ceil(len(labels) / columns)
+        figure.legend(handles, labels, fontsize=8, ncols=columns, loc="upper center",
+                      bbox_to_anchor=(0.5, 0.94), frameon=False)
     else:
         axes.text(0.5, 0.5, "no moves in won, tied or drawn positions", ha="center",
                   transform=axes.transAxes)
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0, 1, room))
     return figure
 
 

@@ -116,7 +116,9 @@ Its methods:
   name names), and lines drawn on the board (Surakarta's circuits), for
   ``tiersolve serve``'s page. ``pieces_in_hand(state)`` OPTIONAL: pieces held off the
   board, drawn beside it (a move from one starts at ``hand_cell``); the class member
-  ``piece_colours`` OPTIONAL: how the game's pieces are filled.
+  ``piece_colours`` OPTIONAL: how the game's pieces are filled. ``square_svg(state,
+  row, col, cx, cy, cell)`` OPTIONAL: the picture of a square that holds more than
+  its letter in ``grid`` says (Gobblet Gobblers' stacks).
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -824,6 +826,14 @@ class Game:
         [(1, 2, 'c', 1)]
         """
         return []
+
+    def square_svg(self, state: np.ndarray, row: int, col: int, cx: float, cy: float,
+                   cell: int) -> str | None:
+        """OPTIONAL, for games whose squares hold more than ``grid``'s letter says
+        (Gobblet Gobblers' stacks): the SVG of what square (top-down ``row``, ``col``)
+        holds, centred on (``cx``, ``cy``) in a picture whose squares are ``cell``
+        pixels wide, drawn instead of the letter's piece; None draws the letter."""
+        return None
 
     def _size_text(self) -> str | None:
         if "size" in self.options:

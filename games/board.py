@@ -182,6 +182,8 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
         parts.append(f'<polyline class="board-path" points="{points}" fill="none" '
                      f'stroke="{PATH_COLOURS[index % len(PATH_COLOURS)]}" stroke-width="2.5" '
                      'stroke-linejoin="round"/>')
+    own_squares = type(game).square_svg is not Game.square_svg
+    state = game.parse(position) if _has_hands(game) or own_squares else None
     for r, row in enumerate(grid):
         y = pad + r * cell
         for c, ch in enumerate(row):
@@ -197,8 +199,8 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
                 parts.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" '
                              'fill="#5a4630"/>')
                 continue
-            parts.append(_piece(game, ch, cx, cy, cell))
-    state = game.parse(position) if _has_hands(game) else None
+            square = game.square_svg(state, r, c, cx, cy, cell) if own_squares else None
+            parts.append(square if square is not None else _piece(game, ch, cx, cy, cell))
     for side, column, letter, count in game.pieces_in_hand(state) if state is not None else ():
         x, y = board_point(*hand_cell(side, column, rows), room, cell)
         parts.append(f'<g class="in-hand" data-side="{side}">{_piece(game, letter, x, y, cell)}')

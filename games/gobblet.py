@@ -39,7 +39,9 @@ from tiersolve.bits import (
 )
 from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_TIER
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
-from tiersolve.games.base import Game, GameFunctions, GameSpec, Option, square_name
+from tiersolve.games.base import (
+    MOVE, Game, GameFunctions, GameSpec, MoveSketch, Option, hand_cell, parse_square, square_name,
+)
 from tiersolve.hashers.layers import (
     LayerSpace, decode_layers, encode_layers, layer_board, layer_code,
 )
@@ -56,6 +58,9 @@ EMPTY, X, O = 0, 1, 2
 SYMBOLS = "-xo"
 SIZE_LETTERS = "SML"
 SIZE_NAMES = ("small", "medium", "large")
+#: Drawing: a piece's radius by size (in squares), and each colour's fill.
+PIECE_RADII = (0.2, 0.3, 0.4)
+PIECE_COLOURS = {"x": "#d9602b", "o": "#2f6fbf"}
 PIECES, SIZES = 0, 1  # the fields of ``params``
 #: A placement's move code is size * CELLS + cell (below MOVE_BASE); a move of a
 #: top piece's is MOVE_BASE + (size * CELLS + from) * CELLS + to.
@@ -393,6 +398,9 @@ class Gobblet(Game):
                               parents=parents, expand_leaving=expand_leaving)
     state_fields = ("turn (0 = x), then for each cell (text order) and each size (smallest "
                     "first): 0 empty, 1 x, 2 o")
+    #: The pieces in the reserves (``pieces_in_hand``), by letter.
+    piece_colours = {**dict.fromkeys(SIZE_LETTERS, PIECE_COLOURS["x"]),
+                     **dict.fromkeys(SIZE_LETTERS.lower(), PIECE_COLOURS["o"])}
 
     #: Boards whose every index the game tester checks (tests/test_conformance.py).
     tester_boards = ({"pieces": 2, "sizes": 1}, {"pieces": 1, "sizes": 2})
@@ -531,23 +539,89 @@ class Gobblet(Game):
     def board_shape(self) -> tuple[int, int]:
         return SIDE, SIDE
 
+    def stack(self, state: np.ndarray, row: int, col: int) -> list[tuple[int, str]]:
+        """The pieces on a square (top-down ``row``, ``col``), as (size, colour), the
+        top one first.
+
+        >>> game = Gobblet()
+        >>> game.stack(game.parse("(x x-o/---/--- ---/---/--- ---/---/---)"), 0, 0)
+        [(2, 'o'), (0, 'x')]
+        """
+        sizes = self.options["sizes"]
+        at = 1 + (row * SIDE + col) * sizes
+        return [(size, SYMBOLS[int(state[at + size])]) for size in reversed(range(sizes))
+                if state[at + size]]
+
     def grid(self, state: np.ndarray) -> list[str]:
-        """The board's visible tops, one character a cell (the colour of the top
-        piece; ``stacks`` gives every piece), for drawing.
+        """The top piece of each square, for drawing: its size's letter, upper case for
+        x, lower case for o (``S``, ``m``); ``stack`` gives every piece.
 
         >>> game = Gobblet()
         >>> game.grid(game.parse("(x x-o/---/--- -x-/---/--- ---/---/---)"))
-        ['o--', 'x--', '---']
+        ['l--', 'M--', '---']
         """
-        sizes = self.options["sizes"]
         rows = []
         for r in range(SIDE):
             row = ""
             for c in range(SIDE):
-                stack = state[1 + (r * SIDE + c) * sizes:1 + (r * SIDE + c + 1) * sizes]
-                row += next((SYMBOLS[int(v)] for v in reversed(stack) if v), "-")
+                pieces = self.stack(state, r, c)
+                row += _letter(*pieces[0]) if pieces else "-"
             rows.append(row)
         return rows
+
+    def pieces_in_hand(self, state: np.ndarray) -> list[tuple[int, int, str, int]]:
+        """The reserves, drawn beside the board: x's under it, o's over it, small
+        pieces at column a, medium at b, large at c.
+
+        >>> game = Gobblet(pieces=1)
+        >>> game.pieces_in_hand(game.parse("(o -x-/---/--- ---/---/--- ---/---/---)"))
+        [(0, 0, 'S', 1), (0, 2, 'L', 1), (1, 0, 's', 1), (1, 1, 'm', 1), (1, 2, 'l', 1)]
+        """
+        return [(side, size, _letter(size, colour), left)
+                for side, (colour, reserve) in enumerate(self.reserves(state).items())
+                for size, left in enumerate(reserve) if left]
+
+    def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
+        """A placement goes from the reserve (``pieces_in_hand``) to its square; a move
+        from its square to its square.
+
+        >>> game = Gobblet()
+        >>> game.move_sketch(game.start(), "M*b2")
+        MoveSketch(kind='move', cells=((3, 1), (1, 1)), path=(), side='')
+        """
+        if "*" not in name:
+            return super().move_sketch(state, name)
+        letter, square = name.split("*", 1)
+        return MoveSketch(MOVE, (hand_cell(int(state[0]), SIZE_LETTERS.index(letter), SIDE),
+                                 parse_square(square, SIDE, SIDE)))
+
+    def square_svg(self, state: np.ndarray, row: int, col: int, cx: float, cy: float,
+                   cell: int) -> str | None:
+        """A stack: the top piece as a disc as large as its size, each piece under it
+        as a ring of its colour and size, and the whole stack named when the pointer
+        is over it."""
+        pieces = self.stack(state, row, col)
+        if not pieces:
+            return None
+        named = ", ".join(f"{SIZE_NAMES[size]} {colour}" for size, colour in pieces)
+        (size, colour), covered = pieces[0], pieces[1:]
+        drawn = [f'<g class="stack" data-square="{square_name(row, col, SIDE)}">'
+                 f"<title>{square_name(row, col, SIDE)}: {named}"
+                 f"{' (top first)' if covered else ''}</title>",
+                 f'<circle cx="{cx}" cy="{cy}" r="{cell * PIECE_RADII[size]:.1f}" '
+                 f'fill="{PIECE_COLOURS[colour]}" stroke="#333" stroke-width="1"/>']
+        for size, colour in covered:  # a white casing shows a ring on a disc of its colour
+            radius = f"{cell * PIECE_RADII[size]:.1f}"
+            drawn.append(f'<circle class="covered" cx="{cx}" cy="{cy}" r="{radius}" fill="none" '
+                         'stroke="#fff" stroke-width="3.5"/>'
+                         f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="none" '
+                         f'stroke="{PIECE_COLOURS[colour]}" stroke-width="1.8"/>')
+        return "".join(drawn) + "</g>"
+
+
+def _letter(size: int, colour: str) -> str:
+    """A piece's letter in ``grid`` and the reserves: its size's, upper case for x."""
+    return SIZE_LETTERS[size] if colour == "x" else SIZE_LETTERS[size].lower()
 
 
 GAME = Gobblet

@@ -6,6 +6,7 @@ the whole game."""
 from __future__ import annotations
 
 import random
+import shutil
 
 import numpy as np
 import pytest
@@ -159,6 +160,62 @@ def test_bad_positions_are_refused_in_one_line(small_databases, capsys, argv, me
     line, exit 2."""
     code, _, err = command(["query", str(small_databases / "k1.h5"), *argv], capsys)
     assert message in one_line_error(code, err, "tiersolve query")
+
+
+def test_the_page_shows_stacks_and_reserves_and_places_and_moves(small_databases, tmp_path):
+    """In a browser: both reserves beside the board; a stack shows its top piece and,
+    as rings, the pieces under it, and names them all when the pointer is over it;
+    the mover's reserve piece is ringed, clicking it shows its placements coloured by
+    value, and clicking one plays it; then a piece on the board moves the same way."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_serve_http import COLOURS, Server, _browser
+
+    (tmp_path / "db").mkdir()
+    shutil.copy(small_databases / "k1.h5", tmp_path / "db" / "gobblet_k1.h5")
+    position = "(x x-o/---/--- ---/---/--- ---/---/---)"  # a large o covers a small x on a3
+    with open_database(small_databases / "k1.h5") as db:
+        choices = {m.move: m for m in db.moves(position)}
+    running = Server(tmp_path / "db", tmp_path)
+    driver = _browser(tmp_path)
+    wait = WebDriverWait(driver, 60)
+
+    def status() -> str:
+        return driver.find_element(By.ID, "status").text
+
+    def shown() -> dict[str, str]:
+        return {m.get_attribute("data-move"): m.find_element(By.TAG_NAME, "circle")
+                .get_attribute("fill")
+                for m in driver.find_elements(By.CSS_SELECTOR, "#board .move-marker")
+                if m.is_displayed()}
+
+    try:
+        driver.get(f"{running.url}/?db=gobblet_k1&position={position}")
+        wait.until(lambda d: status().startswith(position))
+        reserves = {(h.get_attribute("data-side"), h.text) for h in
+                    driver.find_elements(By.CSS_SELECTOR, "#board .in-hand")}
+        assert reserves == {("0", "M"), ("0", "L"), ("1", "s"), ("1", "m")}
+        stack = driver.find_element(By.CSS_SELECTOR, '#board .stack[data-square="a3"]')
+        assert stack.find_element(By.TAG_NAME, "title").get_attribute("textContent") == \
+            "a3: large o, small x (top first)"
+        assert len(stack.find_elements(By.CSS_SELECTOR, ".covered")) == 1
+        driver.find_element(By.CSS_SELECTOR, '#board .source[data-square="c0"]').click()
+        wait.until(lambda d: shown())
+        large = {name: COLOURS[m.value] for name, m in choices.items() if name.startswith("L*")}
+        assert shown() == large and len(large) == 8  # not onto the large o
+        played = next(iter(large))
+        driver.find_element(By.CSS_SELECTOR,
+                            f'#board .move-marker[data-move="{played}"] circle').click()
+        wait.until(lambda d: status().startswith(choices[played].position))
+        assert {h.text for h in driver.find_elements(By.CSS_SELECTOR, "#board .in-hand")} == \
+            {"M", "s", "m"}
+        driver.find_element(By.CSS_SELECTOR, '#board .source[data-square="a3"]').click()
+        wait.until(lambda d: shown())
+        assert all(name.startswith("a3-") for name in shown())
+    finally:
+        driver.quit()
+        running.process.terminate()
+        running.process.wait(timeout=30)
 
 
 @pytest.mark.slow

@@ -501,7 +501,8 @@ def test_every_games_board_draws_its_moves(name):
     """The page's board for each game's start, at its default options: well-formed
     SVG, with a marker for every move but 1210's, Northcott's and Surround's (listed
     only); a piece that moves has a ring to choose it by, and its moves go from the
-    square their name names first to the last."""
+    square their name names first to the last (a piece placed from beside the board,
+    Gobblet's ``S*b2``, from where it is drawn there, under column a for S)."""
     from xml.dom.minidom import parseString
 
     from tiersolve.cli.serve import board_with_moves
@@ -518,6 +519,8 @@ def test_every_games_board_draws_its_moves(name):
     moving = [c for c in choices if c["shape"] and c["shape"]["kind"] == "move"]
     for choice in moving:
         squares = re.findall(r"[a-z]\d+", choice["move"])
+        if "*" in choice["move"]:  # a placement: from the reserve, a row under the board
+            squares = [f'{"abc"["SML".index(choice["move"][0])]}0', *squares]
         assert [choice["shape"]["from"], choice["shape"]["to"]] == [squares[0], squares[-1]]
     assert svg.count('class="source"') == len({c["shape"]["from"] for c in moving})
     kinds = {c["shape"]["kind"] for c in choices if c["shape"]}

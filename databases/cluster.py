@@ -283,22 +283,24 @@ def largest_task_bytes(game: Game, piece_positions: int = PIECE_POSITIONS) -> in
 
 
 def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None = None,
-                threads: int = 1) -> dict[int, int]:
+                threads: int = 1, force: bool = False) -> dict[int, int]:
     """The LOOPY tiers to solve in parts across ``workers`` workers, and into how many:
     every one (of at least two blocks) into ``parts`` if given; else those whose task
-    needs more than ``limit`` bytes (a worker's memory), into one part a worker.
+    needs more than ``limit`` bytes (a worker's memory) beside the worker process
+    itself (``split.WORKER_BASELINE_BYTES``), into one part a worker.
     Raises ClusterError if such a tier cannot be split (its game has no un-moves) or
-    would not fit even so.
+    would not fit even so (unless ``force``).
 
         >>> game = make_game("loa", rows=3, cols=3)
-        >>> split_tiers(game, 2, None, parts=3)  # tiers of at least 128 positions
-        {5: 2, 6: 3, 7: 3, 8: 3, 9: 3, 10: 2}
+        >>> [int(size) for size in game.tier_sizes]
+        [144, 504, 504, 1512]
+        >>> split_tiers(game, 2, None, parts=3)  # each at least three blocks of 64
+        {0: 3, 1: 3, 2: 3, 3: 3}
         >>> split_tiers(game, 2, 1 << 40)
         {}
     """
-    from tiersolve.databases.lifecycle import KERNEL_BYTES
     from tiersolve.databases.naming import human_bytes
-    from tiersolve.databases.split import split_worker_bytes
+    from tiersolve.databases.split import WORKER_BASELINE_BYTES, split_worker_bytes
     from tiersolve.solver import loopy_parts
 
     chosen: dict[int, int] = {}
@@ -307,7 +309,7 @@ def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None =
             continue
         if parts is not None:
             count = len(loopy_parts.part_ranges(size, parts))
-        elif limit and task_peak_bytes(game, tier) + KERNEL_BYTES > limit:
+        elif limit and task_peak_bytes(game, tier) + WORKER_BASELINE_BYTES > limit:
             count = len(loopy_parts.part_ranges(size, workers))
         else:
             continue
@@ -318,7 +320,7 @@ def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None =
                                "game has no un-move generator (parents); a loopy tier is split "
                                "only by un-moves")
         needed = split_worker_bytes(game, tier, count, workers, threads)
-        if parts is None and needed > limit:
+        if parts is None and needed > limit and not force:
             raise ClusterError(f"{game.describe()}: loopy tier {tier} needs about "
                                f"{human_bytes(needed)} a worker even in {count} parts on "
                                f"{workers} workers, but a worker may use only "
@@ -342,8 +344,7 @@ def split_plan(game: Game, *, workers: int | None = None, scheduler: str | None 
                threads: int | None = None) -> list[dict]:
     """What ``--plan`` shows of a cluster build: each LOOPY tier it would solve in
     parts, with each part's range and memory and the most a worker holds."""
-    from tiersolve.databases.lifecycle import KERNEL_BYTES
-    from tiersolve.databases.split import split_worker_bytes
+    from tiersolve.databases.split import WORKER_BASELINE_BYTES, split_worker_bytes
     from tiersolve.solver import loopy_parts
 
     check_cluster_options(workers, scheduler)
@@ -363,7 +364,7 @@ def split_plan(game: Game, *, workers: int | None = None, scheduler: str | None 
         planned.append({
             "tier": tier, "key": [int(k) for k in game.tiers.keys[tier]], "positions": size,
             "workers": count, "worker_limit_bytes": limit,
-            "whole_task_bytes": task_peak_bytes(game, tier) + KERNEL_BYTES,
+            "whole_task_bytes": task_peak_bytes(game, tier) + WORKER_BASELINE_BYTES,
             "parts": [{"lo": lo, "hi": hi,
                        "bytes": loopy_parts.part_work_bytes(game, size, hi - lo, threads)}
                       for lo, hi in ranges],
@@ -451,8 +452,8 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
             print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
         limit = worker_memory or _worker_memory_limit(client)
         count = len(client.scheduler_info().get("workers", {})) or workers or 1
-        split = split_tiers(game, count, None if force else limit, loopy_parts,
-                            threads or _cores_per_worker(client))
+        split = split_tiers(game, count, limit, loopy_parts, threads or _cores_per_worker(client),
+                            force)
         if not force:
             _check_worker_memory(game, limit, split)
         try:

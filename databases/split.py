@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tiersolve.databases.lifecycle import KERNEL_BYTES, resident_bytes
+from tiersolve.databases.lifecycle import resident_bytes
 from tiersolve.solver import loopy, loopy_parts, tiers
 from tiersolve.solver.common import ContractFailure, SolverError
 from tiersolve.solver.loopy_parts import PartHost, RoundState, RoundStats, SplitStats
@@ -51,6 +51,15 @@ MAX_RESTARTS = 5
 MEMORY_SAMPLE_SECONDS = 0.02
 #: Seconds to wait for a worker to appear when none is left.
 WORKER_WAIT_SECONDS = 60
+#: The share of a split tier's time its checkpoints may take: after a round, the
+#: parts are written only if the time since the last checkpoint is at least the last
+#: one's writing time over this share (and always after the start). None: after
+#: every round. (Every round cost LOA 5x5's largest tier 145 s of its 317: 53 rounds
+#: of 600 MB.)
+CHECKPOINT_SHARE: float | None = 0.1
+#: What a worker process holds before any tier: Python, numpy, numba with a game's
+#: kernels, Dask (measured: 394 MB for Lines of Action 5x5's kernels).
+WORKER_BASELINE_BYTES = 400 << 20
 
 
 def split_folder(partial_directory: Path, tier: int) -> Path:
@@ -229,12 +238,14 @@ class SplitReport:
     peak_bytes: dict[str, int] = field(default_factory=dict)   # worker -> peak resident
     part_bytes: dict[str, int] = field(default_factory=dict)   # worker -> its parts' arrays
     restarts: int = 0
+    checkpoints: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {"tier": self.tier, "parts": [list(r) for r in self.parts],
                 "counts": self.counts.tolist(), "max_remoteness": self.max_remoteness,
                 "seconds": self.seconds, "start_seconds": self.start_seconds,
-                "restarts": self.restarts, "peak_bytes": self.peak_bytes,
+                "restarts": self.restarts, "checkpoints": self.checkpoints,
+                "peak_bytes": self.peak_bytes,
                 "part_bytes": self.part_bytes,
                 "rounds": [r.as_dict() for r in self.stats.rounds]}
 
@@ -295,20 +306,29 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
             on_attempt(attempt)
         state = _read_state(folder, ranges)
         hosts = None
+        timing = {"last": time.perf_counter(), "writing": 0.0}
         try:
             hosts = _DaskHosts(client, task, tier, ranges)
 
-            def checkpoint(reached: RoundState) -> None:
-                where = _round_folder(folder, reached.round)
-                hosts.call("save_round", str(where))
+            def checkpoint(reached: RoundState, always: bool = False) -> None:
+                """Keep the parts after a round (see CHECKPOINT_SHARE)."""
+                since = time.perf_counter() - timing["last"]
+                if not always and CHECKPOINT_SHARE is not None and \
+                        since * CHECKPOINT_SHARE < timing["writing"]:
+                    return
+                writing = time.perf_counter()
+                hosts.call("save_round", str(_round_folder(folder, reached.round)))
                 _write_state(folder, reached, ranges)
+                timing["last"] = time.perf_counter()
+                timing["writing"] = timing["last"] - writing
+                report.checkpoints += 1
 
             if state.phase == "start":
                 starting = time.perf_counter()
                 levels = hosts.call("start_from_children")
                 report.start_seconds = time.perf_counter() - starting
                 state = RoundState("levels", 0, min(min(r.values()) for r in levels), 1)
-                checkpoint(state)
+                checkpoint(state, always=True)
             else:
                 hosts.call("load_round", str(_round_folder(folder, state.round)))
             loopy_parts.solve_rounds(hosts, tier, state, checkpoint, stats, on_round)
@@ -338,8 +358,8 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
 
 def split_worker_bytes(game: Any, tier: int, parts: int, workers: int, threads: int) -> int:
     """The memory one worker needs for ``tier`` in ``parts`` parts spread over
-    ``workers`` workers: its parts' arrays and buffers, and while the parts start,
-    the tiers they read."""
+    ``workers`` workers: the worker process itself, its parts' arrays, and the
+    larger of their update buffers and (while the parts start) the tiers they read."""
     size = int(game.tier_sizes[tier])
     ranges = loopy_parts.part_ranges(size, parts)
     hosts = max(1, min(workers, len(ranges)))
@@ -352,4 +372,4 @@ def split_worker_bytes(game: Any, tier: int, parts: int, workers: int, threads: 
         buffers = max(loopy_parts.part_work_bytes(game, size, hi - lo, threads)
                       - (hi - lo) * loopy.bytes_per_position(game) for lo, hi in mine)
         most = max(most, arrays + max(buffers, reads))
-    return most + KERNEL_BYTES
+    return most + WORKER_BASELINE_BYTES

@@ -537,6 +537,7 @@ class RoundStats:
     between_hosts: int = 0   # parents sent to a part on another host
     bytes_between_hosts: int = 0
     seconds: float = 0.0
+    checkpoint_seconds: float = 0.0  # writing the parts' arrays after the round
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -606,7 +607,6 @@ def solve_rounds(hosts: Hosts, tier: int, state: RoundState,
             if state.tie:
                 state.phase = "check"
                 break
-            began = time.perf_counter()
             state.tie, state.level = 1, min(min(r.values(), default=NO_LEVEL)
                                             for r in hosts.call("open_to_ties"))
         else:
@@ -621,7 +621,10 @@ def solve_rounds(hosts: Hosts, tier: int, state: RoundState,
                 on_round(record)
         state.round += 1
         if checkpoint is not None:
+            began = time.perf_counter()
             checkpoint(state)
+            if stats.rounds:
+                stats.rounds[-1].checkpoint_seconds += time.perf_counter() - began
     record = RoundStats("check", -1, -1)
     began = time.perf_counter()
     sources = sum(sum(r.values()) for r in hosts.call("begin_check"))

@@ -332,11 +332,11 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
             else:
                 hosts.call("load_round", str(_round_folder(folder, state.round)))
             loopy_parts.solve_rounds(hosts, tier, state, checkpoint, stats, on_round)
-            kept = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
-            for (peak, own), address, machine in zip(hosts.call("memory"), hosts.addresses,
-                                                     hosts.machines):
-                report.peak_bytes[address] = peak
+            for (_, own), address in zip(hosts.call("memory"), hosts.addresses):
                 report.part_bytes[address] = own
+            kept = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
+            for (peak, _), address in zip(hosts.call("memory"), hosts.addresses):
+                report.peak_bytes[address] = peak
             report.counts = sum(counts for counts, _ in kept.values())
             report.max_remoteness = max(longest for _, longest in kept.values())
             report.restarts = attempt

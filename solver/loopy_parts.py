@@ -63,6 +63,10 @@ LEVEL, CHECK = "level", "check"
 CHECK_POSITIONS = 1 << 14
 #: Smallest chunk of a part's linear phases (as ``tiers.LOOPY_CHUNK``).
 SMALLEST_CHUNK = 1 << 16
+#: The least bytes of updates a part's generating thread buffers (an eighth of a byte
+#: a position of the part, up to ``loopy.UPDATE_BYTES``): less than the whole tier's
+#: least (``loopy.MIN_UPDATE_BYTES``), so that a small part takes little memory.
+PART_MIN_UPDATE_BYTES = 4 << 20
 
 
 def part_ranges(size: int, parts: int) -> list[tuple[int, int]]:
@@ -91,11 +95,20 @@ def part_work_bytes(game, tier_size: int, part_size: int, threads: int) -> int:
     ``threads`` threads: its work arrays and frontier, the update buffers of its
     generating threads and their updates gathered by owner (as many again)."""
     own = part_size * loopy.bytes_per_position(game) + 2 * (-(-part_size >> BLOCK_BITS))
-    chunks = loopy.chunk_count(game, part_size)
+    chunks = part_chunk_count(game, tier_size, part_size)
     buffers = threads * (chunks * (loopy.CHUNK * loopy.update_type(tier_size).itemsize + 8)
                          + 3 * 8 * loopy.bucket_count(tier_size))
     gathered = threads * chunks * loopy.CHUNK * loopy.update_type(part_size).itemsize
     return own + buffers + gathered
+
+
+def part_chunk_count(game, tier_size: int, part_size: int) -> int:
+    """Chunks of ``loopy.CHUNK`` updates a part's generating thread buffers in one
+    exchange (see PART_MIN_UPDATE_BYTES); at least enough for four positions' parents."""
+    budget = min(loopy.UPDATE_BYTES, max(min(PART_MIN_UPDATE_BYTES, loopy.MIN_UPDATE_BYTES),
+                                         part_size >> 3))
+    item = loopy.update_type(tier_size).itemsize
+    return max(budget // (loopy.CHUNK * item), 4 * max(game.max_parents, 1) + 64)
 
 
 # -- kernels --------------------------------------------------------------------------
@@ -249,7 +262,7 @@ class LoopyPart:
     def _level_buffers(self) -> dict[str, Any]:
         if self._buffers is None:
             threads, buckets = self.threads, loopy.bucket_count(self.tier_size)
-            taken = loopy.chunk_count(self.game, self.size)
+            taken = part_chunk_count(self.game, self.tier_size, self.size)
             self._buffers = {
                 "updates": np.empty((threads, taken * loopy.CHUNK), loopy.update_type(self.tier_size)),
                 "chains": np.zeros((threads, 3, buckets), np.int64),

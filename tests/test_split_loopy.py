@@ -40,6 +40,7 @@ def small_buffers(monkeypatch):
     monkeypatch.setattr(loopy, "MIN_UPDATE_BYTES", 64)
     monkeypatch.setattr(loopy, "UPDATE_BYTES", 64)
     monkeypatch.setattr(loopy, "CHUNK", 4)
+    monkeypatch.setattr(loopy_parts, "PART_MIN_UPDATE_BYTES", 64)
     monkeypatch.setattr(loopy_parts, "CHECK_POSITIONS", 3)
     monkeypatch.setattr(loopy_parts, "SMALLEST_CHUNK", 256)
 
@@ -162,7 +163,7 @@ def in_process(tmp_path_factory):
 def test_split_tiers_on_a_local_cluster_equal_the_in_process_build(tmp_path, in_process, workers):
     from tiersolve.databases.build import build_database
 
-    cases = [("loa", {"rows": 3, "cols": 4, "symmetry": True}), ("quixo", {"size": 3})]
+    cases = [("loa", {"rows": 3, "cols": 3}), ("pousse", {"size": 3})]
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
         for name, options in cases:
@@ -178,28 +179,32 @@ def test_split_tiers_on_a_local_cluster_equal_the_in_process_build(tmp_path, in_
 
 
 def test_a_worker_killed_in_a_split_tier_changes_nothing(tmp_path, in_process, monkeypatch):
-    """SIGKILL one of two workers in the third round of Lines of Action 4x4's last
-    tier (1.8 M positions in 2 parts): the tier starts again from its last round kept,
-    on the worker left and the one the nanny restarts, and ends identical."""
-    from tiersolve.databases import split
+    """Lines of Action 4x4 with a worker's memory just below what its last tier (1.8 M
+    positions) needs whole: that tier alone is split, in one part a worker. SIGKILL one
+    of the two workers in its third round: the tier starts again from its last round
+    kept, on the worker left and the one the nanny restarts, and ends identical."""
+    from tiersolve.databases import cluster, split
     from tiersolve.databases.build import build_database
 
     monkeypatch.setattr(split, "CHECKPOINT_SHARE", None)  # every round kept
     name, options = "loa", {"rows": 4, "cols": 4}
+    game = make_game(name, **options)
+    memory = cluster.task_peak_bytes(game, 15) + split.WORKER_BASELINE_BYTES - 1
+    assert cluster.split_tiers(game, 2, memory, threads=2) == {15: 2}
     expected = in_process(name, options)
     out = tmp_path / "killed.h5"
     state = out.with_name(out.name + ".partial") / "loopy-000015" / "state.json"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as local, \
+            distributed.Client(local) as client:
         pids = client.run(os.getpid)
         outcome: dict[str, object] = {}
 
         def build() -> None:
             try:
-                outcome["report"] = build_database(make_game(name, **options), out,
-                                                   progress=False, loopy_parts=2,
-                                                   scheduler=cluster.scheduler_address)
+                outcome["report"] = build_database(game, out, progress=False,
+                                                   worker_memory=memory,
+                                                   scheduler=local.scheduler_address)
             except BaseException as error:  # reported by the assertion below
                 outcome["error"] = error
 
@@ -218,6 +223,6 @@ def test_a_worker_killed_in_a_split_tier_changes_nothing(tmp_path, in_process, m
         builder.join(timeout=300)
     assert killed, "the split tier ended before its third round"
     assert "error" not in outcome, outcome.get("error")
-    last = [s for s in outcome["report"].split_tiers if s["tier"] == 15][0]
-    assert last["restarts"] == 1
+    [last] = outcome["report"].split_tiers
+    assert last["tier"] == 15 and last["restarts"] == 1 and len(last["parts"]) == 2
     assert _same(out, expected)

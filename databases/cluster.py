@@ -300,7 +300,9 @@ def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None =
         {}
     """
     from tiersolve.databases.naming import human_bytes
-    from tiersolve.databases.split import WORKER_BASELINE_BYTES, split_worker_bytes
+    from tiersolve.databases.split import (
+        WORKER_BASELINE_BYTES, child_window_bytes, split_worker_bytes,
+    )
     from tiersolve.solver import loopy_parts
 
     chosen: dict[int, int] = {}
@@ -319,7 +321,8 @@ def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None =
             raise ClusterError(f"{game.describe()}: loopy tier {tier} needs to be split, but the "
                                "game has no un-move generator (parents); a loopy tier is split "
                                "only by un-moves")
-        needed = split_worker_bytes(game, tier, count, workers, threads)
+        window = child_window_bytes(game, tier, count, workers, threads, limit)
+        needed = split_worker_bytes(game, tier, count, workers, threads, window)
         if parts is None and needed > limit and not force:
             raise ClusterError(f"{game.describe()}: loopy tier {tier} needs about "
                                f"{human_bytes(needed)} a worker even in {count} parts on "
@@ -344,7 +347,9 @@ def split_plan(game: Game, *, workers: int | None = None, scheduler: str | None 
                threads: int | None = None) -> list[dict]:
     """What ``--plan`` shows of a cluster build: each LOOPY tier it would solve in
     parts, with each part's range and memory and the most a worker holds."""
-    from tiersolve.databases.split import WORKER_BASELINE_BYTES, split_worker_bytes
+    from tiersolve.databases.split import (
+        WORKER_BASELINE_BYTES, child_window_bytes, split_worker_bytes,
+    )
     from tiersolve.solver import loopy_parts
 
     check_cluster_options(workers, scheduler)
@@ -368,7 +373,11 @@ def split_plan(game: Game, *, workers: int | None = None, scheduler: str | None 
             "parts": [{"lo": lo, "hi": hi,
                        "bytes": loopy_parts.part_work_bytes(game, size, hi - lo, threads)}
                       for lo, hi in ranges],
-            "worker_bytes": split_worker_bytes(game, tier, len(ranges), count, threads)})
+            "child_window_bytes": child_window_bytes(game, tier, len(ranges), count, threads,
+                                                     limit),
+            "worker_bytes": split_worker_bytes(
+                game, tier, len(ranges), count, threads,
+                child_window_bytes(game, tier, len(ranges), count, threads, limit))})
     return planned
 
 
@@ -382,10 +391,13 @@ def split_plan_lines(planned: list[dict]) -> list[str]:
     for tier in planned:
         key = f" {tuple(tier['key'])}" if tier["key"] else ""
         limit = human_bytes(tier["worker_limit_bytes"]) if tier["worker_limit_bytes"] else "none"
+        window = tier["child_window_bytes"]
+        reads = "" if window is None else \
+            f", reading its child tiers {human_bytes(window)} at a time"
         lines.append(f"tier {tier['tier']}{key}: {tier['positions']:,} positions in "
                      f"{len(tier['parts'])} parts on {tier['workers']} workers; whole, it needs "
                      f"{human_bytes(tier['whole_task_bytes'])}; in parts at most "
-                     f"{human_bytes(tier['worker_bytes'])} a worker (limit {limit})")
+                     f"{human_bytes(tier['worker_bytes'])} a worker (limit {limit}){reads}")
         for part in tier["parts"]:
             lines.append(f"  part {part['lo']:,}..{part['hi'] - 1:,}: {human_bytes(part['bytes'])}")
     return lines
@@ -457,7 +469,7 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
         if not force:
             _check_worker_memory(game, limit, split)
         try:
-            return _run_tiers(client, game, partial, task, progress, split)
+            return _run_tiers(client, game, partial, task, progress, split, limit)
         finally:
             client.run(forget_reads)
 
@@ -493,11 +505,13 @@ def _check_worker_memory(game: Game, limit: int | None, split: dict[int, int]) -
 
 
 def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
-               progress: bool, split: dict[int, int] | None = None) -> SolveStats:
+               progress: bool, split: dict[int, int] | None = None,
+               worker_memory: int | None = None) -> SolveStats:
     """Submit each tier (or its pieces) when the tiers it reads are solved; collect
     the results. A tier of ``split`` (tier -> parts) runs alone on the cluster once
     the tasks running when it became ready have finished (no task is submitted
-    meanwhile)."""
+    meanwhile); its parts read their child tiers in windows if they do not fit whole
+    in ``worker_memory``."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -553,7 +567,8 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
         tier = splitting.pop(0)
         bar.set_postfix_str(f"tier {tier} in {split[tier]} parts", refresh=False)
         report = solve_split_tier(client, game, partial, task, tier, split[tier],
-                                  on_round=lambda _: interrupts.check())
+                                  on_round=lambda _: interrupts.check(),
+                                  worker_memory=worker_memory)
         stats.add(report.counts, report.max_remoteness)
         stats.tier_seconds[tier] = report.seconds
         stats.peak_bytes = max([stats.peak_bytes, *report.peak_bytes.values()])

@@ -60,6 +60,9 @@ CHECKPOINT_SHARE: float | None = 0.1
 #: What a worker process holds before any tier: Python, numpy, numba with a game's
 #: kernels, Dask (measured: 394 MB for Lines of Action 5x5's kernels).
 WORKER_BASELINE_BYTES = 400 << 20
+#: The least child records a worker reads at once when the child tiers do not fit
+#: beside its parts (``child_window_bytes``).
+MIN_WINDOW_BYTES = 64 << 20
 
 
 def split_folder(partial_directory: Path, tier: int) -> Path:
@@ -110,9 +113,14 @@ class ClusterPartHost(PartHost):
         self.peers = [None if h == host else Actor(type(self), address, key)
                       for h, (address, key) in enumerate(peers)]
 
-    def start_from_children(self) -> dict[int, int]:
-        """Phase 1 of every part, reading the child tiers from the partial build."""
+    def start_from_children(self, window_bytes: int | None) -> dict[int, int]:
+        """Phase 1 of every part, reading the child tiers from the partial build: whole,
+        or (``window_bytes``) a window of that many bytes of records at a time."""
         dtype = tiers.records_type(self.game)
+        if window_bytes is not None:
+            windows = loopy_parts.child_windows(self.game, self.tier,
+                                                max(1, window_bytes // dtype.itemsize))
+            return self.start_in_windows(windows, self.partial.load_range, dtype)
         reads = {kid: np.ascontiguousarray(self.partial.load(kid), dtype=dtype)
                  for kid in tiers.tiers_read(self.game, self.tier)}
         try:
@@ -239,12 +247,14 @@ class SplitReport:
     part_bytes: dict[str, int] = field(default_factory=dict)   # worker -> its parts' arrays
     restarts: int = 0
     checkpoints: int = 0
+    window_bytes: int | None = None  # child records read at once in the start (None: whole)
 
     def as_dict(self) -> dict[str, Any]:
         return {"tier": self.tier, "parts": [list(r) for r in self.parts],
                 "counts": self.counts.tolist(), "max_remoteness": self.max_remoteness,
                 "seconds": self.seconds, "start_seconds": self.start_seconds,
                 "restarts": self.restarts, "checkpoints": self.checkpoints,
+                "window_bytes": self.window_bytes,
                 "peak_bytes": self.peak_bytes,
                 "part_bytes": self.part_bytes,
                 "rounds": [r.as_dict() for r in self.stats.rounds]}
@@ -287,12 +297,15 @@ def _host_lost(error: BaseException) -> bool:
 
 def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int, parts: int,
                      on_round: Callable[[RoundStats], None] | None = None,
-                     on_attempt: Callable[[int], None] | None = None) -> SplitReport:
+                     on_attempt: Callable[[int], None] | None = None,
+                     worker_memory: int | None = None) -> SplitReport:
     """Solve the LOOPY ``tier`` in ``parts`` parts on the cluster of ``client``, its
     records kept as pieces in ``partial``; returns its report. Resumes from the last
     complete round kept in the work folder; starts again from it when a host is lost
-    (at most MAX_RESTARTS times). ``on_round`` sees each round's figures,
-    ``on_attempt`` the number of each attempt (0 first)."""
+    (at most MAX_RESTARTS times). The parts read the child tiers in windows if they
+    do not fit whole beside them in ``worker_memory`` (``child_window_bytes``).
+    ``on_round`` sees each round's figures, ``on_attempt`` the number of each attempt
+    (0 first)."""
     from tiersolve.databases.cluster import ClusterError
 
     began = time.perf_counter()
@@ -325,7 +338,9 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
 
             if state.phase == "start":
                 starting = time.perf_counter()
-                levels = hosts.call("start_from_children")
+                report.window_bytes = child_window_bytes(
+                    game, tier, len(ranges), len(hosts.actors), task.threads or 1, worker_memory)
+                levels = hosts.call("start_from_children", report.window_bytes)
                 report.start_seconds = time.perf_counter() - starting
                 state = RoundState("levels", 0, min(min(r.values()) for r in levels), 1)
                 checkpoint(state, always=True)
@@ -356,15 +371,34 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                        f"(last: {last}); its rounds so far are kept")
 
 
-def split_worker_bytes(game: Any, tier: int, parts: int, workers: int, threads: int) -> int:
+def child_window_bytes(game: Any, tier: int, parts: int, workers: int, threads: int,
+                       limit: int | None) -> int | None:
+    """How many bytes of child records a worker of a split tier reads at once: None
+    (the child tiers whole) if they fit beside its parts within ``limit`` (or there is
+    no limit), else what the parts leave of it, at least MIN_WINDOW_BYTES."""
+    if not limit:
+        return None
+    fixed = split_worker_bytes(game, tier, parts, workers, threads, window_bytes=0)
+    reads = sum(int(game.tier_sizes[t]) for t in tiers.tiers_read(game, tier)) * \
+        tiers.records_type(game).itemsize
+    if fixed + reads <= limit:
+        return None
+    return max(MIN_WINDOW_BYTES, limit - fixed)
+
+
+def split_worker_bytes(game: Any, tier: int, parts: int, workers: int, threads: int,
+                       window_bytes: int | None = None) -> int:
     """The memory one worker needs for ``tier`` in ``parts`` parts spread over
     ``workers`` workers: the worker process itself, its parts' arrays, and the
-    larger of their update buffers and (while the parts start) the tiers they read."""
+    larger of their update buffers and (while the parts start) the tiers they read,
+    or ``window_bytes`` of them at a time."""
     size = int(game.tier_sizes[tier])
     ranges = loopy_parts.part_ranges(size, parts)
     hosts = max(1, min(workers, len(ranges)))
     record_bytes = tiers.records_type(game).itemsize
     reads = sum(int(game.tier_sizes[t]) for t in tiers.tiers_read(game, tier)) * record_bytes
+    if window_bytes is not None:
+        reads = min(reads, window_bytes)
     most = 0
     for h in range(hosts):
         mine = [ranges[k] for k in range(len(ranges)) if k % hosts == h]

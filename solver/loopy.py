@@ -242,18 +242,24 @@ def _start(data, tier, lo, hi, offset, addresses, sizes, record_like, values, re
             report_failure(failure, TOO_MANY_MOVES, position, tier, found)
             found = counter_limit
         counters[local] = found
-        # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
-        if found == 0:  # every move leaves the tier: decided now
-            values[local], remoteness[local] = score_outcome(best, np.int64(NO_REMOTENESS))
-        elif best >= WIN_SCORE:
-            values[local], remoteness[local] = WIN_PENDING, score_remoteness(best) + 1
-        elif best >= TIE_SCORE:
-            values[local], remoteness[local] = OPEN_NOT_LOSING, score_remoteness(best) + 1
-        elif best >= DRAW_SCORE:
-            values[local], remoteness[local] = OPEN_NOT_LOSING, NO_REMOTENESS
-        else:
-            values[local], remoteness[local] = OPEN, best + 1
+        values[local], remoteness[local] = start_state(best, found)
     return _blocks_due(values, remoteness, due, lo, hi, 0)
+
+
+@jit(forceinline=True)
+def start_state(best, found):
+    """(value or work state, remoteness) of a position after phase 1, from the best
+    score of its moves out of the tier and its ``found`` moves inside it."""
+    # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
+    if found == 0:  # every move leaves the tier: decided now
+        return score_outcome(best, np.int64(NO_REMOTENESS))
+    if best >= WIN_SCORE:
+        return WIN_PENDING, score_remoteness(best) + 1
+    if best >= TIE_SCORE:
+        return OPEN_NOT_LOSING, score_remoteness(best) + 1
+    if best >= DRAW_SCORE:
+        return OPEN_NOT_LOSING, np.int64(NO_REMOTENESS)
+    return OPEN, best + 1
 
 
 def _generate(data, tier, level, tie_phase, distinct, offset, tier_size, values, remoteness, due,

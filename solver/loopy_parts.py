@@ -44,17 +44,28 @@ from typing import Any, Callable, Protocol, Sequence
 import numpy as np
 
 from tiersolve.bits import sort_unique
-from tiersolve.contract import UNMOVES_DISAGREE
+from tiersolve.contract import (
+    CHILD_INDEX, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER, CHILD_TIER_NOT_SOLVED, TERMINAL,
+    TOO_MANY_MOVES, UNMOVES_DISAGREE,
+)
 from tiersolve.jit import bound_later, inlined, jit, specialise
 from tiersolve.solver import loopy
-from tiersolve.solver.common import ContractFailure, first_failure, no_failure, tier_summary
-from tiersolve.solver.loopy import (
-    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, _apply_update, _is_open,
+from tiersolve.solver.atomic import address_of
+from tiersolve.solver.atomic import load_at
+from tiersolve.solver.common import (
+    NO_CHILD, ContractFailure, child_problem, child_score, first_failure, no_failure,
+    read_child, report_failure, tier_summary,
 )
-from tiersolve.solver.records import record_none
-from tiersolve.values import DRAW, ILLEGAL, NONCANONICAL
+from tiersolve.solver.loopy import (
+    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, _apply_update, _blocks_due,
+    _inside_moves, _is_open, start_state,
+)
+from tiersolve.solver.records import record_none, unpack_remoteness, unpack_value
+from tiersolve.values import DRAW, ILLEGAL, NO_REMOTENESS, NONCANONICAL
 
-parents, = bound_later("parents")
+expand, expand_leaving, parents = bound_later("expand", "expand_leaving", "parents")
+#: Whether the game has ``expand_leaving`` (``specialise`` binds it as a constant).
+LEAVING = False
 
 #: What a round does: a level of WIN/LOSE or TIE (``LEVEL``), or the count of moves
 #: into undecided positions at the end (``CHECK``).
@@ -83,6 +94,25 @@ def part_ranges(size: int, parts: int) -> list[tuple[int, int]]:
     count = max(1, min(parts, blocks))
     cuts = [(blocks * k // count) << BLOCK_BITS for k in range(count)] + [size]
     return [(cuts[k], min(cuts[k + 1], size)) for k in range(count)]
+
+
+def child_windows(game, tier: int, window_positions: int | None) -> list[tuple[int, int, int]]:
+    """The windows ``(child tier, lo, hi)`` in which a part reads the tiers ``tier``
+    reads in its start: each whole if ``window_positions`` is None, else ranges of at
+    most that many records; ``[(-1, 0, 0)]`` if it reads none.
+
+        >>> from tiersolve.games import make_game
+        >>> child_windows(make_game("loa", rows=3, cols=3), 3, 400)
+        [(1, 0, 400), (1, 400, 504), (2, 0, 400), (2, 400, 504)]
+    """
+    from tiersolve.solver.tiers import tiers_read
+
+    windows = []
+    for kid in tiers_read(game, tier):
+        size = int(game.tier_sizes[kid])
+        step = size if window_positions is None else max(1, window_positions)
+        windows.extend((kid, lo, min(lo + step, size)) for lo in range(0, size, max(step, 1)))
+    return windows or [(-1, 0, 0)]
 
 
 def can_split(game) -> bool:
@@ -198,6 +228,137 @@ def _undecided_parents(data, tier, lo, hi, offset, tier_size, distinct, values, 
     return local, filled
 
 
+#: Value codes of a position between the windows of a windowed start: its best
+#: score out of the tier so far, by band (``common.child_score``: a loss, a draw, a
+#: tie, a win), its remoteness field holding the score's low 16 bits; NO_BEST: none.
+NO_BEST = 239
+#: Bits of a score below its band.
+SCORE_BITS = 16
+
+
+@jit(forceinline=True)
+def _window_best(out, count, best, window_tier, window_lo, window_hi, window_address, like,
+                 failure, position):
+    """(failure code or 0, best score) after the moves of an expanded position into
+    the window: local indices window_lo..window_hi-1 of ``window_tier``, whose records
+    are at ``window_address``."""
+    for k in range(count):
+        index = out[k, CHILD_INDEX]
+        if out[k, CHILD_TIER] != window_tier or index < window_lo or index >= window_hi:
+            continue
+        record = load_at(window_address, index - window_lo, like)
+        value = unpack_value(record)
+        problem = child_problem(value)
+        if problem != 0:
+            report_failure(failure, problem, position, window_tier, index)
+            return problem, best
+        best = max(best, child_score(value, np.int64(unpack_remoteness(record)),
+                                     out[k, CHILD_SAME_MOVER]))
+    return 0, best
+
+
+def _start_window(data, tier, lo, hi, offset, first, window_tier, window_lo, window_hi,
+                  window_address, read, sizes, record_like, values, remoteness, counters,
+                  counter_limit, failure, buffers):
+    """Template, phase 1 of entries lo..hi-1 (positions from ``offset`` on) against one
+    window of the child tiers (see ``_window_best``), for a part whose child tiers do
+    not fit in memory at once. The ``first`` window's pass also does what needs no
+    child tier: positions not in play get their value, the moves inside the tier are
+    counted, finished games out of the index are scored, and moves to a tier not read
+    (``read[t]`` is 0) or beyond a tier are reported. Between windows an open
+    position's best score so far is kept in its value (NO_BEST + 1 + band) and
+    remoteness; ``_start_finish`` turns it into the state ``loopy._start`` gives."""
+    out, state, child, moves, inside = buffers
+    like = record_like[0]
+    size = sizes[tier]
+    for local in range(lo, hi):
+        if not first and values[local] < NO_BEST:
+            continue  # decided in the first window's pass
+        position = local + offset
+        if LEAVING:
+            count, staying = expand_leaving(data, tier, position, out, state, child, moves)
+            in_play = staying >= 0
+        else:
+            count = expand(data, tier, position, out, state, child, moves)
+            staying = 0
+            in_play = count > 0
+        if first:
+            counters[local] = 0
+            if not in_play:  # illegal (0), or primitive / non-canonical with code -count
+                values[local] = -count
+                remoteness[local] = 0 if count < 0 and -count != NONCANONICAL else NO_REMOTENESS
+                continue
+            best = np.int64(NO_CHILD)
+            problem = 0
+            for k in range(count):
+                target = out[k, CHILD_TIER]
+                if target == tier:
+                    continue
+                index = out[k, CHILD_INDEX]
+                if target == TERMINAL:
+                    problem, score = read_child(out, k, read, sizes, like)
+                    best = max(best, score)
+                elif read[target] == 0:
+                    problem = CHILD_TIER_NOT_SOLVED
+                elif index < 0 or index >= sizes[target]:
+                    problem = CHILD_OUT_OF_RANGE
+                if problem != 0:
+                    report_failure(failure, problem, position, target, index)
+                    break
+            if problem != 0:
+                found = -1
+            elif LEAVING:
+                found = staying
+            else:
+                found = _inside_moves(out, count, tier, size, inside, failure, position)
+            if found < 0:
+                values[local] = ILLEGAL
+                remoteness[local] = NO_REMOTENESS
+                continue
+            if found > counter_limit:
+                report_failure(failure, TOO_MANY_MOVES, position, tier, found)
+                found = counter_limit
+            counters[local] = found
+        else:
+            code = np.int64(values[local])
+            best = np.int64(NO_CHILD) if code == NO_BEST else \
+                ((code - NO_BEST - 1) << SCORE_BITS) | np.int64(remoteness[local])
+        problem, best = _window_best(out, count, best, window_tier, window_lo, window_hi,
+                                     window_address, like, failure, position)
+        if problem != 0:
+            values[local] = ILLEGAL
+            remoteness[local] = NO_REMOTENESS
+        elif best == NO_CHILD:
+            values[local] = NO_BEST
+        else:
+            values[local] = NO_BEST + 1 + (best >> SCORE_BITS)
+            remoteness[local] = best & ((1 << SCORE_BITS) - 1)
+
+
+@jit
+def _start_finish(lo, hi, values, remoteness, counters, due):
+    """After the last window: each open position's state from its best score and its
+    moves inside the tier (as ``loopy._start``); sets the blocks' ``due`` and returns
+    the first level with work."""
+    for local in range(lo, hi):
+        code = np.int64(values[local])
+        if code < NO_BEST or code > NO_BEST + 4:
+            continue
+        best = np.int64(NO_CHILD) if code == NO_BEST else \
+            ((code - NO_BEST - 1) << SCORE_BITS) | np.int64(remoteness[local])
+        values[local], remoteness[local] = start_state(best, np.int64(counters[local]))
+    return _blocks_due(values, remoteness, due, lo, hi, 0)
+
+
+def start_window_kernel(game):
+    """The game's ``_start_window``."""
+    leaving = getattr(game, "expand_leaving", None)
+    return specialise(_start_window, game.kernel_label, refcounts=game.expand_counts_references,
+                      expand=inlined(game.expand),
+                      expand_leaving=inlined(leaving or loopy._no_expand_leaving),
+                      LEAVING=leaving is not None)
+
+
 def undecided_parents_kernel(game):
     """The game's ``_undecided_parents`` (games with un-moves)."""
     return specialise(_undecided_parents, game.kernel_label, refcounts=False,
@@ -250,6 +411,30 @@ class LoopyPart:
                                       loopy.buffers(self.game)))
                              for (lo, hi), failure in zip(chunks, failures)])
         _raise_failure(failures)
+        return int(min(levels, default=NO_LEVEL))
+
+    def start_window(self, pool: ThreadPoolExecutor, first: bool, window: tuple[int, int, int],
+                     records: np.ndarray, read: np.ndarray) -> None:
+        """Phase 1 against one window ``(tier, lo, hi)`` of the child tiers, whose
+        ``records`` are given (``_start_window``); ``read[t]`` is 1 for every child tier."""
+        kernel = start_window_kernel(self.game)
+        sizes = np.asarray(self.game.tier_sizes, dtype=np.int64)
+        limit = int(np.iinfo(self.counters.dtype).max)
+        address = address_of(records) if records.size else 0
+        chunks = self._chunks()
+        failures = [no_failure() for _ in chunks]
+        _run(pool, [(kernel, (self.game.data, self.tier, lo, hi, self.lo, first, *window, address,
+                              read, sizes, np.zeros(1, records.dtype), self.values,
+                              self.remoteness, self.counters, limit, failure,
+                              loopy.buffers(self.game)))
+                    for (lo, hi), failure in zip(chunks, failures)])
+        _raise_failure(failures)
+
+    def finish_start(self, pool: ThreadPoolExecutor) -> int:
+        """After the last window; returns the first level with work (NO_LEVEL if none)."""
+        levels = _run(pool, [(_start_finish, (lo, hi, self.values, self.remoteness, self.counters,
+                                              self.due))
+                             for lo, hi in self._chunks()])
         return int(min(levels, default=NO_LEVEL))
 
     def begin_level(self, level: int, tie_phase: int) -> None:
@@ -451,12 +636,29 @@ class PartHost:
 
     def start(self, reads: dict[int, np.ndarray], records_type: np.dtype) -> dict[int, int]:
         """Phase 1 of every part (``reads``: the child tiers' records)."""
-        from tiersolve.solver.tiers import _read_address
-
         addresses = np.zeros(len(self.game.tier_sizes), dtype=np.int64)
-        for kid, records in reads.items():
-            addresses[kid] = _read_address(records)
+        for kid, records in reads.items():  # -1: an empty tier, solved (tiers._read_address)
+            addresses[kid] = address_of(records) if records.size else -1
         return {k: part.start(self.pool, addresses, records_type) for k, part in self.parts.items()}
+
+    def start_in_windows(self, windows: Sequence[tuple[int, int, int]],
+                         load: Callable[[int, int, int], np.ndarray],
+                         records_type: np.dtype) -> dict[int, int]:
+        """Phase 1 of every part, reading the child tiers a window ``(tier, lo, hi)``
+        at a time (``load(tier, lo, hi)`` gives its records): the most child records
+        held at once is one window, at the cost of expanding every position once a
+        window."""
+        read = np.zeros(len(self.game.tier_sizes), dtype=np.int64)
+        for tier, _, _ in windows:
+            if tier >= 0:
+                read[tier] = 1
+        for n, (tier, lo, hi) in enumerate(windows):
+            records = np.ascontiguousarray(load(tier, lo, hi), dtype=records_type) if tier >= 0 \
+                else np.zeros(0, records_type)
+            for part in self.parts.values():
+                part.start_window(self.pool, n == 0, (tier, lo, hi), records, read)
+            del records
+        return {k: part.finish_start(self.pool) for k, part in self.parts.items()}
 
     def begin_level(self, level: int, tie_phase: int) -> None:
         self.mode = LEVEL
@@ -665,10 +867,12 @@ class _LocalHosts:
 
 def solve_in_parts(game, tier: int, parts: int, load: Callable[[int], np.ndarray], *,
                    records_type: np.dtype, threads: int = 1,
-                   stats: SplitStats | None = None) -> tuple[np.ndarray, int]:
+                   stats: SplitStats | None = None,
+                   window_positions: int | None = None) -> tuple[np.ndarray, int]:
     """Solve the LOOPY ``tier`` in ``parts`` parts in this process, every exchange
     between them made as on a cluster; returns (its records, largest remoteness).
-    ``load(t)`` gives the records of each tier it reads. The records equal those of
+    ``load(t)`` gives the records of each tier it reads (with ``window_positions``,
+    read in windows of that many: ``child_windows``). The records equal those of
     the whole tier's kernel (what the tests check)."""
     from tiersolve.solver.tiers import tiers_read
 
@@ -676,10 +880,15 @@ def solve_in_parts(game, tier: int, parts: int, load: Callable[[int], np.ndarray
     host = PartHost(game, tier, ranges, range(len(ranges)), threads)
     hosts = _LocalHosts(host)
     try:
-        reads = {kid: np.ascontiguousarray(load(kid), dtype=records_type)
-                 for kid in tiers_read(game, tier)}
-        level = min(host.start(reads, records_type).values())
-        del reads
+        if window_positions is None:
+            reads = {kid: np.ascontiguousarray(load(kid), dtype=records_type)
+                     for kid in tiers_read(game, tier)}
+            level = min(host.start(reads, records_type).values())
+            del reads
+        else:
+            windows = child_windows(game, tier, window_positions)
+            level = min(host.start_in_windows(windows, lambda kid, lo, hi: load(kid)[lo:hi],
+                                              records_type).values())
         solve_rounds(hosts, tier, RoundState("levels", 0, level, 1), stats=stats)
         finished = host.finish(records_type)
     finally:

@@ -33,6 +33,7 @@ import socket
 import threading
 import time
 import uuid
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -74,6 +75,16 @@ def _round_folder(folder: Path, round_number: int) -> Path:
     return folder / f"round-{round_number:06d}"
 
 
+def _sample_memory(host: Callable[[], Any], stop: threading.Event) -> None:
+    """Keep a host's ``peak``: the worker's largest resident memory seen."""
+    while not stop.wait(MEMORY_SAMPLE_SECONDS):
+        alive = host()
+        if alive is None:
+            return
+        alive.peak = max(alive.peak, resident_bytes())
+        del alive
+
+
 class ClusterPartHost(PartHost):
     """A Dask actor: the parts of a split tier that one worker holds (``PartHost``),
     reading the tiers it needs from the partial build and keeping its records
@@ -91,15 +102,13 @@ class ClusterPartHost(PartHost):
         self.addresses: list[str] = []
         self.peak = resident_bytes()
         self._sampling = threading.Event()
-        self._sampler = threading.Thread(target=self._sample, daemon=True)
-        self._sampler.start()
-
-    def _sample(self) -> None:
-        while not self._sampling.wait(MEMORY_SAMPLE_SECONDS):
-            self.peak = max(self.peak, resident_bytes())
+        # The thread holds the host weakly: a host Dask drops without closing it (made
+        # again after its worker died, then let go) is freed, and its thread ends.
+        threading.Thread(target=_sample_memory, args=(weakref.ref(self), self._sampling),
+                         daemon=True).start()
 
     def where(self) -> tuple[str, str]:
-        """(this worker's address, its host name)."""
+        """(this worker's address, its machine's name)."""
         from distributed import get_worker
 
         return get_worker().address, socket.gethostname()
@@ -184,12 +193,15 @@ class _DaskHosts:
                           key=f"loopy-parts-{tier}-{h}-{run}", pure=False)
             for h in range(count)]
         self.actors: list[Any] = []
-        self.actors = [future.result() for future in self.futures]
-        places = self.call("where")
-        self.addresses = [address for address, _ in places]
-        self.machines = [machine for _, machine in places]
-        peers = [(address, actor.key) for address, actor in zip(self.addresses, self.actors)]
-        self.gather([actor.join(h, self.part_host, peers) for h, actor in enumerate(self.actors)])
+        try:
+            self.actors = [future.result() for future in self.futures]
+            self.addresses = [address for address, _ in self.call("where")]
+            peers = [(address, actor.key) for address, actor in zip(self.addresses, self.actors)]
+            self.gather([actor.join(h, self.part_host, peers)
+                         for h, actor in enumerate(self.actors)])
+        except BaseException:
+            self.close()
+            raise
 
     def call(self, name: str, *args: Any) -> list[Any]:
         return self.gather([getattr(actor, name)(*args) for actor in self.actors])
@@ -234,7 +246,8 @@ def _wait_for_workers(client: Any) -> list[str]:
 
 @dataclass
 class SplitReport:
-    """A split tier's summary: as a task's, with its rounds and its hosts' memory."""
+    """A split tier's summary: as a task's, with its rounds (those run again after a
+    restart included) and its hosts' memory."""
 
     tier: int
     parts: list[tuple[int, int]]

@@ -228,22 +228,32 @@ def _start(data, tier, lo, hi, offset, addresses, sizes, record_like, values, re
                                out[k, CHILD_INDEX])
                 break
             best = max(best, score)
-        if problem != 0:
-            found = -1
-        elif LEAVING:
-            found = staying
-        else:
-            found = _inside_moves(out, count, tier, size, inside, failure, position)
+        found = moves_inside(problem, LEAVING, staying, out, count, tier, size, inside, failure,
+                             position, counter_limit)
         if found < 0:
             values[local] = ILLEGAL
             remoteness[local] = NO_REMOTENESS
             continue
-        if found > counter_limit:
-            report_failure(failure, TOO_MANY_MOVES, position, tier, found)
-            found = counter_limit
         counters[local] = found
         values[local], remoteness[local] = start_state(best, found)
     return _blocks_due(values, remoteness, due, lo, hi, 0)
+
+
+@jit(forceinline=True)
+def moves_inside(problem, leaving, staying, out, count, tier, size, inside, failure, position,
+                 counter_limit):
+    """The moves inside the tier of an expanded position: ``staying`` (counted by
+    ``expand_leaving`` if ``leaving``) or its distinct in-tier children, at most
+    ``counter_limit``; -1 if it is illegal (``problem``: a move out of the tier broke
+    the contract, or a move inside it leads out of range)."""
+    if problem != 0:
+        return -1
+    found = staying if leaving else _inside_moves(out, count, tier, size, inside, failure,
+                                                  position)
+    if found > counter_limit:
+        report_failure(failure, TOO_MANY_MOVES, position, tier, found)
+        found = counter_limit
+    return found
 
 
 @jit(forceinline=True)

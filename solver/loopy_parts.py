@@ -46,7 +46,7 @@ import numpy as np
 from tiersolve.bits import sort_unique
 from tiersolve.contract import (
     CHILD_INDEX, CHILD_OUT_OF_RANGE, CHILD_SAME_MOVER, CHILD_TIER, CHILD_TIER_NOT_SOLVED, TERMINAL,
-    TOO_MANY_MOVES, UNMOVES_DISAGREE,
+    UNMOVES_DISAGREE,
 )
 from tiersolve.jit import bound_later, inlined, jit, specialise
 from tiersolve.solver import loopy
@@ -57,8 +57,8 @@ from tiersolve.solver.common import (
     read_child, report_failure, tier_summary,
 )
 from tiersolve.solver.loopy import (
-    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, _apply_update, _blocks_due,
-    _inside_moves, _is_open, start_state,
+    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, _apply_update, _blocks_due, _is_open,
+    moves_inside, start_state,
 )
 from tiersolve.solver.records import record_none, unpack_remoteness, unpack_value
 from tiersolve.values import DRAW, ILLEGAL, NO_REMOTENESS, NONCANONICAL
@@ -305,19 +305,12 @@ def _start_window(data, tier, lo, hi, offset, first, window_tier, window_lo, win
                 if problem != 0:
                     report_failure(failure, problem, position, target, index)
                     break
-            if problem != 0:
-                found = -1
-            elif LEAVING:
-                found = staying
-            else:
-                found = _inside_moves(out, count, tier, size, inside, failure, position)
+            found = moves_inside(problem, LEAVING, staying, out, count, tier, size, inside,
+                                 failure, position, counter_limit)
             if found < 0:
                 values[local] = ILLEGAL
                 remoteness[local] = NO_REMOTENESS
                 continue
-            if found > counter_limit:
-                report_failure(failure, TOO_MANY_MOVES, position, tier, found)
-                found = counter_limit
             counters[local] = found
         else:
             code = np.int64(values[local])

@@ -61,12 +61,14 @@ def test_parts_equal_the_whole_tier(small_buffers, name, options):
     assert loopy_tiers
     exchanges = 0
     for tier in loopy_tiers:
-        for parts, threads in ((2, 1), (3, 2), (4, 1)):
+        # (parts, threads, child records read at once: None for whole child tiers)
+        for parts, threads, window in ((2, 1, None), (3, 2, None), (4, 1, None), (3, 2, 300)):
             stats = loopy_parts.SplitStats()
             records, _ = loopy_parts.solve_in_parts(game, tier, parts, whole.__getitem__,
                                                     records_type=tiers.records_type(game),
-                                                    threads=threads, stats=stats)
-            assert np.array_equal(records, whole[tier]), (tier, parts, threads)
+                                                    threads=threads, stats=stats,
+                                                    window_positions=window)
+            assert np.array_equal(records, whole[tier]), (tier, parts, threads, window)
             exchanges = max(exchanges, max(r.exchanges for r in stats.rounds))
     assert exchanges >= 2  # the buffers did fill in the middle of a round
 
@@ -160,21 +162,26 @@ def in_process(tmp_path_factory):
 
 
 @pytest.mark.parametrize("workers", [2, 4])
-def test_split_tiers_on_a_local_cluster_equal_the_in_process_build(tmp_path, in_process, workers):
+def test_split_tiers_on_a_local_cluster_equal_the_in_process_build(tmp_path, in_process, workers,
+                                                                  monkeypatch):
+    from tiersolve.databases import split as splitting
     from tiersolve.databases.build import build_database
 
     cases = [("loa", {"rows": 3, "cols": 3}), ("pousse", {"size": 3})]
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
         for name, options in cases:
-            for parts in (2, 3, 4):
-                out = tmp_path / f"{name}-{parts}.h5"
+            for parts, window in ((2, None), (3, None), (4, None), (3, 1000)):
+                # window: bytes of child records a worker reads at once
+                monkeypatch.setattr(splitting, "child_window_bytes", lambda *_: window)
+                out = tmp_path / f"{name}-{parts}-{window}.h5"
                 report = build_database(make_game(name, **options), out, progress=False,
                                         scheduler=cluster.scheduler_address, loopy_parts=parts)
-                assert _same(out, in_process(name, options)), (name, parts)
+                assert _same(out, in_process(name, options)), (name, parts, window)
                 split = report.split_tiers
                 assert split and max(len(s["parts"]) for s in split) == parts
                 assert all(s["rounds"] and s["peak_bytes"] for s in split)
+                assert all(s["window_bytes"] == window for s in split)
                 assert len({w for s in split for w in s["peak_bytes"]}) == min(workers, parts)
 
 

@@ -7,7 +7,9 @@ remoteness, move counter and frontier (``due``) of its own positions only, and r
 the kernels of ``solver/loopy.py`` on them, with its first index as their offset:
 
 1. **Start**: every part expands its positions against the solved child tiers, as
-   the whole tier's phase 1 does.
+   the whole tier's phase 1 does; if the child tiers do not fit beside the parts,
+   a window of them at a time (``_start_window``: every position expanded once a
+   window).
 2. **Rounds, one a level**, for WIN/LOSE and then TIE: each part takes its positions
    decided at the level (settling those whose win or tie out of the tier is due then),
    generates their parents with the game's un-moves, and sends each parent to the
@@ -50,8 +52,7 @@ from tiersolve.contract import (
 )
 from tiersolve.jit import bound_later, inlined, jit, specialise
 from tiersolve.solver import loopy
-from tiersolve.solver.atomic import address_of
-from tiersolve.solver.atomic import load_at
+from tiersolve.solver.atomic import address_of, load_at
 from tiersolve.solver.common import (
     NO_CHILD, ContractFailure, child_problem, child_score, first_failure, no_failure,
     read_child, report_failure, tier_summary,

@@ -14,9 +14,10 @@ An IMMEDIATE tier larger than ``PIECE_POSITIONS`` is split by index range into
 pieces, one task each (``solver.tiers.solve_piece``), so that one huge tier keeps
 every worker busy; a worker keeps the tiers a piece reads for its next piece of the
 same tier. The tier is solved once its pieces, kept as files, cover it; a resumed
-build solves only the pieces missing. SWEEP tiers read their own higher indices and
-LOOPY tiers their own cycles: each runs whole on one worker, as GamesmanOne's MPI
-solver runs a loopy tier.
+build solves only the pieces missing. SWEEP tiers read their own higher indices: each
+runs whole on one worker. A LOOPY tier runs whole on one worker if it fits one
+(as GamesmanOne's MPI solver runs a loopy tier), else in parts across the workers,
+exchanging updates in rounds (``split_tiers`` chooses them; ``databases/split.py``).
 
 Games travel to the workers by name and options (``make_game(name, **options)``),
 never as pickled kernels; each worker loads the numba kernels from its own cache.

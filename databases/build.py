@@ -255,7 +255,9 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
                    threads: int | None = None, progress: bool = True, force: bool = False,
                    restart: bool = False, overwrite: bool = False, workers: int | None = None,
                    scheduler: str | None = None,
-                   work_dir: str | os.PathLike | None = None) -> BuildReport:
+                   work_dir: str | os.PathLike | None = None,
+                   worker_memory: int | None = None,
+                   loopy_parts: int | None = None) -> BuildReport:
     """Solve ``game`` and write its database; returns the report.
 
     ``workers=N`` solves the tiers on a Dask LocalCluster of N processes, and
@@ -263,6 +265,9 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
     (``databases/cluster.py``; ClusterError if that cannot be done); otherwise
     the tiers are solved in this process. ``work_dir`` holds ``<file>.partial/``
     instead of the database's folder (on a cluster: a folder every worker shares).
+    On a cluster, a LOOPY tier too large for a worker (``worker_memory`` bytes, else
+    the workers' own limit) is solved in parts across the workers; ``loopy_parts``
+    splits every loopy tier into that many (``databases/split.py``).
 
     A database already at ``path`` is never silently replaced: if it holds the same
     game, options and start, nothing is built and the report says ``skipped``; any
@@ -287,7 +292,7 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
         return _build(game, path, start=start, threads=threads, progress=progress, force=force,
                       restart=restart, overwrite=overwrite, workers=workers,
                       scheduler=scheduler, work_dir=work_dir, compiling=compiling,
-                      began=began)
+                      began=began, worker_memory=worker_memory, loopy_parts=loopy_parts)
     finally:
         if compiling is not None:
             compiling.cancel()
@@ -296,7 +301,8 @@ def build_database(game: Game, path: str | os.PathLike | None = None, *, start: 
 def _build(game: Game, path: Path, *, start: str | None, threads: int | None, progress: bool,
            force: bool, restart: bool, overwrite: bool, workers: int | None,
            scheduler: str | None, work_dir: str | os.PathLike | None,
-           compiling: KernelCompile | None, began: float) -> BuildReport:
+           compiling: KernelCompile | None, began: float, worker_memory: int | None = None,
+           loopy_parts: int | None = None) -> BuildReport:
     """``build_database``'s work, with the kernels perhaps compiling already (since
     ``began`` or later)."""
     threads_given = threads is not None
@@ -336,7 +342,8 @@ def _build(game: Game, path: Path, *, start: str | None, threads: int | None, pr
             if on_cluster:
                 stats = solve_on_cluster(game, partial, workers=workers, scheduler=scheduler,
                                          threads=threads if threads_given else None,
-                                         progress=progress, force=force)
+                                         progress=progress, force=force,
+                                         worker_memory=worker_memory, loopy_parts=loopy_parts)
             else:
                 waiting = time.perf_counter()
                 if len(done) < game.tiers.count:
@@ -393,7 +400,8 @@ def _build(game: Game, path: Path, *, start: str | None, threads: int | None, pr
         solver=attributes["solver"], threads=threads, compile_seconds=stats.compile_seconds,
         solve_seconds=solving, write_seconds=writing[0],
         solver_peak_bytes=int(stats.peak_bytes), planned_peak_bytes=needed.total,
-        resumed_tiers=len(done), **_largest_tier(game, stats.tier_seconds))
+        resumed_tiers=len(done), split_tiers=stats.split_tiers,
+        **_largest_tier(game, stats.tier_seconds))
 
 
 def _partial_base(path: Path, work_dir: str | os.PathLike | None) -> Path:

@@ -14,9 +14,10 @@ An IMMEDIATE tier larger than ``PIECE_POSITIONS`` is split by index range into
 pieces, one task each (``solver.tiers.solve_piece``), so that one huge tier keeps
 every worker busy; a worker keeps the tiers a piece reads for its next piece of the
 same tier. The tier is solved once its pieces, kept as files, cover it; a resumed
-build solves only the pieces missing. SWEEP tiers read their own higher indices and
-LOOPY tiers their own cycles: each runs whole on one worker, as GamesmanOne's MPI
-solver runs a loopy tier.
+build solves only the pieces missing. SWEEP tiers read their own higher indices: each
+runs whole on one worker. A LOOPY tier runs whole on one worker if it fits one
+(as GamesmanOne's MPI solver runs a loopy tier), else in parts across the workers,
+exchanging updates in rounds (``split_tiers`` chooses them; ``databases/split.py``).
 
 Games travel to the workers by name and options (``make_game(name, **options)``),
 never as pickled kernels; each worker loads the numba kernels from its own cache.
@@ -282,10 +283,133 @@ def largest_task_bytes(game: Game, piece_positions: int = PIECE_POSITIONS) -> in
                default=0)
 
 
+def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None = None,
+                threads: int = 1, force: bool = False) -> dict[int, int]:
+    """The LOOPY tiers to solve in parts across ``workers`` workers, and into how many:
+    every one (of at least two blocks) into ``parts`` if given; else those whose task
+    needs more than ``limit`` bytes (a worker's memory) beside the worker process
+    itself (``split.WORKER_BASELINE_BYTES``), into one part a worker.
+    Raises ClusterError if such a tier cannot be split (its game has no un-moves) or
+    would not fit even so (unless ``force``).
+
+        >>> game = make_game("loa", rows=3, cols=3)
+        >>> [int(size) for size in game.tier_sizes]
+        [144, 504, 504, 1512]
+        >>> split_tiers(game, 2, None, parts=3)  # each at least three blocks of 64
+        {0: 3, 1: 3, 2: 3, 3: 3}
+        >>> split_tiers(game, 2, 1 << 40)
+        {}
+    """
+    from tiersolve.databases.naming import human_bytes
+    from tiersolve.databases.split import (
+        WORKER_BASELINE_BYTES, child_window_bytes, split_worker_bytes,
+    )
+    from tiersolve.solver import loopy_parts
+
+    chosen: dict[int, int] = {}
+    for tier, size in enumerate(int(size) for size in game.tier_sizes):
+        if tiers.tier_type(game, tier) != TierType.LOOPY:
+            continue
+        if parts is not None:
+            count = len(loopy_parts.part_ranges(size, parts))
+        elif limit and task_peak_bytes(game, tier) + WORKER_BASELINE_BYTES > limit:
+            count = len(loopy_parts.part_ranges(size, workers))
+        else:
+            continue
+        if count < 2:
+            continue
+        if not loopy_parts.can_split(game):
+            raise ClusterError(f"{game.describe()}: loopy tier {tier} needs to be split, but the "
+                               "game has no un-move generator (parents); a loopy tier is split "
+                               "only by un-moves")
+        window = child_window_bytes(game, tier, count, workers, threads, limit)
+        needed = split_worker_bytes(game, tier, count, workers, threads, window)
+        if parts is None and needed > limit and not force:
+            raise ClusterError(f"{game.describe()}: loopy tier {tier} needs about "
+                               f"{human_bytes(needed)} a worker even in {count} parts on "
+                               f"{workers} workers, but a worker may use only "
+                               f"{human_bytes(limit)}; add workers or memory")
+        chosen[tier] = count
+    return chosen
+
+
+def _local_memory_limit(workers: int, worker_memory: int | None) -> int:
+    """A LocalCluster worker's memory limit: ``worker_memory``, or Dask's default
+    (this machine's memory shared among the workers)."""
+    if worker_memory is not None:
+        return worker_memory
+    from distributed.system import MEMORY_LIMIT
+
+    return int(MEMORY_LIMIT // max(workers, 1))
+
+
+def split_plan(game: Game, *, workers: int | None = None, scheduler: str | None = None,
+               worker_memory: int | None = None, parts: int | None = None,
+               threads: int | None = None) -> list[dict]:
+    """What ``--plan`` shows of a cluster build: each LOOPY tier it would solve in
+    parts, with each part's range and memory and the most a worker holds."""
+    from tiersolve.databases.split import (
+        WORKER_BASELINE_BYTES, child_window_bytes, split_worker_bytes,
+    )
+    from tiersolve.solver import loopy_parts
+
+    check_cluster_options(workers, scheduler)
+    if scheduler is not None:
+        with connect(scheduler=scheduler) as client:
+            count = len(client.scheduler_info().get("workers", {})) or 1
+            limit = worker_memory or _worker_memory_limit(client)
+            threads = threads or _cores_per_worker(client)
+    else:
+        count = workers or 1
+        limit = _local_memory_limit(count, worker_memory)
+        threads = threads or os.cpu_count() or 1
+    planned = []
+    for tier, parts_of_tier in split_tiers(game, count, limit, parts, threads).items():
+        size = int(game.tier_sizes[tier])
+        ranges = loopy_parts.part_ranges(size, parts_of_tier)
+        planned.append({
+            "tier": tier, "key": [int(k) for k in game.tiers.keys[tier]], "positions": size,
+            "workers": count, "worker_limit_bytes": limit,
+            "whole_task_bytes": task_peak_bytes(game, tier) + WORKER_BASELINE_BYTES,
+            "parts": [{"lo": lo, "hi": hi,
+                       "bytes": loopy_parts.part_work_bytes(game, size, hi - lo, threads)}
+                      for lo, hi in ranges],
+            "child_window_bytes": child_window_bytes(game, tier, len(ranges), count, threads,
+                                                     limit),
+            "worker_bytes": split_worker_bytes(
+                game, tier, len(ranges), count, threads,
+                child_window_bytes(game, tier, len(ranges), count, threads, limit))})
+    return planned
+
+
+def split_plan_lines(planned: list[dict]) -> list[str]:
+    """``split_plan`` for people: a line a split tier and one a part."""
+    from tiersolve.databases.naming import human_bytes
+
+    if not planned:
+        return ["no loopy tier is split: each fits one worker"]
+    lines = []
+    for tier in planned:
+        key = f" {tuple(tier['key'])}" if tier["key"] else ""
+        limit = human_bytes(tier["worker_limit_bytes"]) if tier["worker_limit_bytes"] else "none"
+        window = tier["child_window_bytes"]
+        reads = "" if window is None else \
+            f", reading its child tiers {human_bytes(window)} at a time"
+        lines.append(f"tier {tier['tier']}{key}: {tier['positions']:,} positions in "
+                     f"{len(tier['parts'])} parts on {tier['workers']} workers; whole, it needs "
+                     f"{human_bytes(tier['whole_task_bytes'])}; in parts at most "
+                     f"{human_bytes(tier['worker_bytes'])} a worker (limit {limit}){reads}")
+        for part in tier["parts"]:
+            lines.append(f"  part {part['lo']:,}..{part['hi'] - 1:,}: {human_bytes(part['bytes'])}")
+    return lines
+
+
 @contextmanager
-def connect(workers: int | None = None, scheduler: str | None = None) -> Iterator[Any]:
+def connect(workers: int | None = None, scheduler: str | None = None,
+            worker_memory: int | None = None) -> Iterator[Any]:
     """A ``distributed.Client``: on a new LocalCluster of ``workers`` processes (one
-    task slot each), or connected to the scheduler at ``scheduler``."""
+    task slot each, each limited to ``worker_memory`` bytes if given), or connected
+    to the scheduler at ``scheduler``."""
     check_cluster_options(workers, scheduler)
     from distributed import Client, LocalCluster
 
@@ -303,25 +427,32 @@ def connect(workers: int | None = None, scheduler: str | None = None) -> Iterato
     # lines stay quiet up to CRITICAL: as the cluster shuts down, a worker whose
     # heartbeat meets the closed scheduler logs an ERROR with a 30-line traceback, and
     # errors that matter reach the build as exceptions of its tasks.
+    limit = {} if worker_memory is None else {"memory_limit": worker_memory}
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=LOCAL_CLUSTER_LOG_LEVEL) as cluster, \
+                      dashboard_address=":0", silence_logs=LOCAL_CLUSTER_LOG_LEVEL,
+                      **limit) as cluster, \
             Client(cluster) as client:
         yield client
 
 
 def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None = None,
                      scheduler: str | None = None, threads: int | None = None,
-                     progress: bool = True, force: bool = False) -> SolveStats:
+                     progress: bool = True, force: bool = False,
+                     worker_memory: int | None = None,
+                     loopy_parts: int | None = None) -> SolveStats:
     """Solve every tier of ``game`` not yet in ``partial.done()`` as Dask tasks, each
     tier kept in the partial build's folder; returns the stats of the whole game.
 
     ``workers=N`` starts a LocalCluster of N processes on this machine (each task
     then uses all of this machine's cores); ``scheduler`` connects to an
     existing cluster (each task uses its worker machine's cores / the worker's task
-    slots, unless ``threads`` says otherwise). Raises ClusterError if a worker has
-    less memory than the largest task needs (unless ``force``) or a tier keeps
-    killing its workers, SolverError if the game breaks the contract, and
-    KeyboardInterrupt (the tiers solved so far are kept)."""
+    slots, unless ``threads`` says otherwise). A LOOPY tier whose task needs more
+    than a worker's memory (``worker_memory``, else the workers' Dask memory limit)
+    is solved in parts across the workers (``databases/split.py``); ``loopy_parts``
+    splits every loopy tier into that many. Raises ClusterError if a worker has less
+    memory than the largest task needs (unless ``force``) or a tier keeps killing
+    its workers, SolverError if the game breaks the contract, and KeyboardInterrupt
+    (the tiers solved so far are kept)."""
     check_cluster_options(workers, scheduler)
     if workers is not None and threads is None:
         # Every task may use all of this machine's cores: tiers often form a chain, and
@@ -329,38 +460,65 @@ def solve_on_cluster(game: Game, partial: PartialBuild, *, workers: int | None =
         threads = os.cpu_count() or 1
     task = TierTask(game.name, json.dumps(game.options, sort_keys=True),
                     str(partial.directory.resolve()), threads)
-    with connect(workers, scheduler) as client:
+    with connect(workers, scheduler, worker_memory) as client:
         if progress and find_spec("bokeh") is not None:
             print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
+        limit = worker_memory or _worker_memory_limit(client)
+        count = len(client.scheduler_info().get("workers", {})) or workers or 1
+        split = split_tiers(game, count, limit, loopy_parts, threads or _cores_per_worker(client),
+                            force)
         if not force:
-            _check_worker_memory(client, game)
+            _check_worker_memory(game, limit, split)
         try:
-            return _run_tiers(client, game, partial, task, progress)
+            return _run_tiers(client, game, partial, task, progress, split, limit)
         finally:
             client.run(forget_reads)
 
 
-def _check_worker_memory(client: Any, game: Game) -> None:
-    """Refuse a build whose largest task does not fit in a worker's memory limit."""
-    from tiersolve.databases.lifecycle import KERNEL_BYTES
-    from tiersolve.databases.naming import human_bytes
-
+def _worker_memory_limit(client: Any) -> int | None:
+    """The smallest Dask memory limit of the cluster's workers (None: none has one)."""
     limits = [info.get("memory_limit") or 0
               for info in client.scheduler_info().get("workers", {}).values()]
     limits = [limit for limit in limits if limit]
-    needed = largest_task_bytes(game, PIECE_POSITIONS) + KERNEL_BYTES
-    if limits and needed > min(limits):
+    return min(limits) if limits else None
+
+
+def _cores_per_worker(client: Any) -> int:
+    """Kernel threads a worker's task gets (as ``_worker_threads`` on the worker)."""
+    try:
+        return max(1, min(client.run(_worker_threads).values()))
+    except Exception:  # a worker that does not answer: plan for one thread
+        return 1
+
+
+def _check_worker_memory(game: Game, limit: int | None, split: dict[int, int]) -> None:
+    """Refuse a build whose largest task (split tiers aside) does not fit in a
+    worker's memory limit."""
+    from tiersolve.databases.lifecycle import KERNEL_BYTES
+    from tiersolve.databases.naming import human_bytes
+
+    needed = max((task_peak_bytes(game, t, PIECE_POSITIONS) for t in range(len(game.tier_sizes))
+                  if t not in split), default=0) + KERNEL_BYTES
+    if limit and needed > limit:
         raise ClusterError(f"{game.describe()}: the largest tier needs about {human_bytes(needed)} "
-                           f"on one worker, but a worker may use only {human_bytes(min(limits))}; "
+                           f"on one worker, but a worker may use only {human_bytes(limit)}; "
                            "give the workers more memory (fewer per machine), or use --force")
 
 
 def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
-               progress: bool) -> SolveStats:
+               progress: bool, split: dict[int, int] | None = None,
+               worker_memory: int | None = None) -> SolveStats:
     """Submit each tier (or its pieces) when the tiers it reads are solved; collect
-    the results."""
+    the results. A tier of ``split`` (tier -> parts) runs alone on the cluster once
+    the tasks running when it became ready have finished (no task is submitted
+    meanwhile); its parts read their child tiers in windows if they do not fit whole
+    in ``worker_memory``."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
+
+    from tiersolve.databases.split import solve_split_tier
+
+    split = split or {}
 
     done = partial.done()
     stats = SolveStats()
@@ -383,9 +541,17 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
         submitted[future.key] = (tier, future)
         queue.add(future)
 
+    waiting: list[int] = []  # ready tiers held back while a split tier waits or runs
+    splitting: list[int] = []  # split tiers ready
+
     def submit_ready() -> None:
         while plan.ready:
             tier, _ = plan.start()
+            (splitting if tier in split else waiting).append(tier)
+        if splitting:
+            return
+        while waiting:
+            tier = waiting.pop(0)
             kept = partial.pieces(tier)
             missing = piece_ranges(game, tier, kept, PIECE_POSITIONS)
             if missing is None:
@@ -398,9 +564,30 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
             for lo, hi in missing:
                 submit(tier, solve_piece, lo, hi)
 
+    def solve_split() -> None:
+        tier = splitting.pop(0)
+        bar.set_postfix_str(f"tier {tier} in {split[tier]} parts", refresh=False)
+        report = solve_split_tier(client, game, partial, task, tier, split[tier],
+                                  on_round=lambda _: interrupts.check(),
+                                  worker_memory=worker_memory)
+        stats.add(report.counts, report.max_remoteness)
+        stats.tier_seconds[tier] = report.seconds
+        stats.peak_bytes = max([stats.peak_bytes, *report.peak_bytes.values()])
+        stats.split_tiers.append(report.as_dict())
+        bar.update(sizes[tier])
+        plan.finish(tier)
+
     submit_ready()
+    results = iter(queue)
     try:
-        for future in queue:
+        while True:
+            if splitting and queue.is_empty():
+                solve_split()
+                submit_ready()
+                continue
+            future = next(results, None)
+            if future is None:
+                break
             interrupts.check()  # a signal whose KeyboardInterrupt was lost (solver.interrupts)
             try:
                 result: TierResult = future.result()
@@ -438,4 +625,4 @@ def _run_tiers(client: Any, game: Game, partial: PartialBuild, task: TierTask,
 __all__ = ["ClusterError", "INSTALL_HINT", "PIECE_POSITIONS", "TierResult", "TierTask",
            "check_cluster_options", "cluster_available", "connect", "critical_path",
            "forget_reads", "largest_task_bytes", "piece_ranges", "solve_on_cluster", "solve_piece",
-           "solve_tier", "task_peak_bytes"]
+           "solve_tier", "split_plan", "split_plan_lines", "split_tiers", "task_peak_bytes"]

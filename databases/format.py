@@ -255,6 +255,20 @@ class PartialBuild:
                     part.read_direct(records, dest_sel=np.s_[lo:lo + part.shape[0]])
         return records
 
+    def load_range(self, tier: int, lo: int, hi: int) -> np.ndarray:
+        """The records of local indices lo..hi-1 of a kept tier (of its file or the
+        pieces that hold them)."""
+        records = np.empty(hi - lo, self.records_type)
+        files = self._files(tier)
+        ends = [start for start, _ in files[1:]] + [int(self.game.tier_sizes[tier])]
+        for (first, path), end in zip(files, ends):
+            a, b = max(lo, first), min(hi, end)
+            if a < b:
+                with h5py.File(path, "r") as kept:
+                    kept["records"].read_direct(records, source_sel=np.s_[a - first:b - first],
+                                                dest_sel=np.s_[a - lo:b - lo])
+        return records
+
     def blocks(self, tier: int) -> Iterator[tuple[int, np.ndarray]]:
         """(offset, records) of a kept tier, a block at a time."""
         for first, path in self._files(tier):

@@ -76,6 +76,7 @@ class BuildReport:
     largest_tier: str = ""               # the largest tier solved in this run
     largest_tier_seconds: float = 0.0    # and how long it took
     options: dict = field(default_factory=dict)
+    split_tiers: list = field(default_factory=list)  # loopy tiers solved in parts (a cluster build)
     skipped: bool = False                # an identical database existed: nothing was built
     leftover: str = ""                   # then, the folder an interrupted rebuild kept
     leftover_bytes: int = 0

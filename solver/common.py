@@ -104,6 +104,9 @@ class SolveStats:
     #: Seconds from the start of each tier solved here to its end (other tiers may
     #: have run at the same time).
     tier_seconds: dict[int, float] = field(default_factory=dict)
+    #: The LOOPY tiers a cluster build solved in parts: each one's report, with its
+    #: rounds, the parents its parts sent and its workers' memory (databases/split.py).
+    split_tiers: list[dict] = field(default_factory=list)
 
     def add(self, counts: np.ndarray, max_remoteness: int) -> None:
         self.counts += counts

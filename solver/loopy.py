@@ -191,11 +191,13 @@ def _blocks_due(values, remoteness, due, lo, hi, tie_phase):
     return first
 
 
-def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness, counters,
-           due, counter_limit, failure, buffers):
-    """Template, phase 1 over local indices lo..hi-1 (block boundaries; child tiers'
+def _start(data, tier, lo, hi, offset, addresses, sizes, record_like, values, remoteness,
+           counters, due, counter_limit, failure, buffers):
+    """Template, phase 1 over entries lo..hi-1 of the work arrays (block boundaries),
+    which hold the tier's local indices from ``offset`` on (0 for a whole tier, a
+    part's first index for a part of it: ``solver/loopy_parts.py``); child tiers'
     records are read through ``addresses``; ``record_like`` is an array of their
-    dtype). Sets the blocks' ``due``; returns the first level with work. With
+    dtype. Sets the blocks' ``due``; returns the first level with work. With
     ``LEAVING`` (a constant bound at compile time) the game's ``expand_leaving``
     gives the moves out of the tier and only counts the others."""
     out, state, child, moves, inside = buffers
@@ -203,11 +205,12 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
     size = sizes[tier]
     for local in range(lo, hi):
         counters[local] = 0
+        position = local + offset
         if LEAVING:
-            count, staying = expand_leaving(data, tier, local, out, state, child, moves)
+            count, staying = expand_leaving(data, tier, position, out, state, child, moves)
             in_play = staying >= 0
         else:
-            count = expand(data, tier, local, out, state, child, moves)
+            count = expand(data, tier, position, out, state, child, moves)
             staying = 0
             in_play = count > 0
         if not in_play:  # illegal (0), or primitive / non-canonical with code -count
@@ -221,39 +224,56 @@ def _start(data, tier, lo, hi, addresses, sizes, record_like, values, remoteness
                 continue
             problem, score = read_child(out, k, addresses, sizes, like)
             if problem != 0:
-                report_failure(failure, problem, local, out[k, CHILD_TIER], out[k, CHILD_INDEX])
+                report_failure(failure, problem, position, out[k, CHILD_TIER],
+                               out[k, CHILD_INDEX])
                 break
             best = max(best, score)
-        if problem != 0:
-            found = -1
-        elif LEAVING:
-            found = staying
-        else:
-            found = _inside_moves(out, count, tier, size, inside, failure, local)
+        found = moves_inside(problem, LEAVING, staying, out, count, tier, size, inside, failure,
+                             position, counter_limit)
         if found < 0:
             values[local] = ILLEGAL
             remoteness[local] = NO_REMOTENESS
             continue
-        if found > counter_limit:
-            report_failure(failure, TOO_MANY_MOVES, local, tier, found)
-            found = counter_limit
         counters[local] = found
-        # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
-        if found == 0:  # every move leaves the tier: decided now
-            values[local], remoteness[local] = score_outcome(best, np.int64(NO_REMOTENESS))
-        elif best >= WIN_SCORE:
-            values[local], remoteness[local] = WIN_PENDING, score_remoteness(best) + 1
-        elif best >= TIE_SCORE:
-            values[local], remoteness[local] = OPEN_NOT_LOSING, score_remoteness(best) + 1
-        elif best >= DRAW_SCORE:
-            values[local], remoteness[local] = OPEN_NOT_LOSING, NO_REMOTENESS
-        else:
-            values[local], remoteness[local] = OPEN, best + 1
+        values[local], remoteness[local] = start_state(best, found)
     return _blocks_due(values, remoteness, due, lo, hi, 0)
 
 
-def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, cursor, resume,
-              updates, chains, links, bucket_bits, failure, buffers):
+@jit(forceinline=True)
+def moves_inside(problem, leaving, staying, out, count, tier, size, inside, failure, position,
+                 counter_limit):
+    """The moves inside the tier of an expanded position: ``staying`` (counted by
+    ``expand_leaving`` if ``leaving``) or its distinct in-tier children, at most
+    ``counter_limit``; -1 if it is illegal (``problem``: a move out of the tier broke
+    the contract, or a move inside it leads out of range)."""
+    if problem != 0:
+        return -1
+    found = staying if leaving else _inside_moves(out, count, tier, size, inside, failure,
+                                                  position)
+    if found > counter_limit:
+        report_failure(failure, TOO_MANY_MOVES, position, tier, found)
+        found = counter_limit
+    return found
+
+
+@jit(forceinline=True)
+def start_state(best, found):
+    """(value or work state, remoteness) of a position after phase 1, from the best
+    score of its moves out of the tier and its ``found`` moves inside it."""
+    # A remoteness from the solved tiers is below 8191, so +1 cannot reach NO_REMOTENESS.
+    if found == 0:  # every move leaves the tier: decided now
+        return score_outcome(best, np.int64(NO_REMOTENESS))
+    if best >= WIN_SCORE:
+        return WIN_PENDING, score_remoteness(best) + 1
+    if best >= TIE_SCORE:
+        return OPEN_NOT_LOSING, score_remoteness(best) + 1
+    if best >= DRAW_SCORE:
+        return OPEN_NOT_LOSING, np.int64(NO_REMOTENESS)
+    return OPEN, best + 1
+
+
+def _generate(data, tier, level, tie_phase, distinct, offset, tier_size, values, remoteness, due,
+              cursor, resume, updates, chains, links, bucket_bits, failure, buffers):
     """Template, one round of a level: take blocks due at ``level`` from the shared
     ``cursor``, settle their positions due now (WIN_PENDING -> WIN, or in the tie
     phase OPEN_NOT_LOSING -> TIE), write an update ``(parent << 1) | good`` (good: the
@@ -264,7 +284,9 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
     current chunk (-1: none), ``chains[FILLED, k]`` the updates in the current one, and
     ``links[c]`` the chunk after chunk c. Stops early when the chunks could run out
     (``resume`` = [block, end of the blocks taken, next position of the block,
-    finished])."""
+    finished]). The work arrays hold the tier's local indices from ``offset`` on (as
+    in ``_start``); parents are local indices of the whole tier of ``tier_size``
+    positions, so buckets are too."""
     out, state, other = buffers
     size = values.shape[0]
     blocks = due.shape[0]
@@ -317,13 +339,13 @@ def _generate(data, tier, level, tie_phase, distinct, values, remoteness, due, c
                 next_local = local
                 full = True
                 break
-            count = parents(data, tier, local, out, state, other)
+            count = parents(data, tier, local + offset, out, state, other)
             if not distinct:
                 count = sort_unique(out, count)
             for p in range(count):
                 parent = out[p] >> 1
-                if parent < 0 or parent >= size:
-                    report_failure(failure, PARENT_OUT_OF_RANGE, local, tier, parent)
+                if parent < 0 or parent >= tier_size:
+                    report_failure(failure, PARENT_OUT_OF_RANGE, local + offset, tier, parent)
                     continue
                 good = 0
                 if not tie_phase and as_seen_by_parent(value, out[p] & 1) == WIN:
@@ -695,7 +717,7 @@ def warm_up(game, records_type: np.dtype, job: str | None = None) -> None:
     failure = np.zeros(4, np.int64)
     addresses = np.zeros(count, np.int64)
     if job in (None, START):
-        start(game.data, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
+        start(game.data, 0, 0, 0, 0, addresses, addresses, np.zeros(1, records_type), values,
               remoteness, counters, due, 1, failure, buffers(game))
     if job in (None, ITERATE) and game.parents is None:
         spread(game.data, 0, 0, 0, 0, 0, values, remoteness, counters, failure, buffers(game))
@@ -710,7 +732,7 @@ def warm_up(game, records_type: np.dtype, job: str | None = None) -> None:
         chains = np.zeros((1, 3, 1), np.int64)
         links = np.zeros((1, 1), np.int64)
         if job in (None, GENERATE):
-            spread(game.data, 0, 0, 0, False, values, remoteness, due, np.ones(1, np.int64),
+            spread(game.data, 0, 0, 0, False, 0, 0, values, remoteness, due, np.ones(1, np.int64),
                    np.zeros(4, np.int64), updates[0], chains[0], links[0], 12, failure,
                    buffers(game, spread=True))
         if job in (None, APPLY):
@@ -759,7 +781,7 @@ def solve_tier(game, tier: int, addresses: np.ndarray, threads: int, records_typ
 
     failures = [no_failure() for _ in chunks]
     levels = yield from checked(
-        [(start, (game.data, tier, lo, hi, addresses, sizes, np.zeros(1, records_type), values,
+        [(start, (game.data, tier, lo, hi, 0, addresses, sizes, np.zeros(1, records_type), values,
                   remoteness, counters, due, limit, failure, buffers(game)))
          for (lo, hi), failure in zip(chunks, failures)], failures)
     if game.parents is not None:
@@ -820,9 +842,9 @@ def _levels_by_parents(game, tier, generate, threads, distinct, values, remotene
             while True:
                 failures = [no_failure() for _ in range(threads)]
                 yield from checked(
-                    [(generate, (game.data, tier, level, tie_phase, distinct, values, remoteness,
-                                 due, cursor, resume[t], updates[t], chains[t], links[t], bits,
-                                 failures[t], scratches[t]))
+                    [(generate, (game.data, tier, level, tie_phase, distinct, 0, size, values,
+                                 remoteness, due, cursor, resume[t], updates[t], chains[t],
+                                 links[t], bits, failures[t], scratches[t]))
                      for t in range(threads)], failures)
                 final = bool(resume[:, 3].all())
                 levels = yield [(_apply, (level, tie_phase, values, remoteness, counters, due,

@@ -16,8 +16,8 @@ import sys
 from typing import Sequence
 
 from tiersolve.cli.common import (
-    EXIT_INTERRUPTED, OneLineParser, add_game_options, fail, game_from_args, games_list,
-    invocation, print_or_discard, whole_number,
+    EXIT_INTERRUPTED, OneLineParser, add_game_options, byte_size, fail, game_from_args,
+    games_list, invocation, print_or_discard, whole_number,
 )
 from tiersolve.games import GAMES, game_class
 from tiersolve.solver.interrupts import stopping_on_signals
@@ -117,6 +117,13 @@ def add_cluster_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--work-dir", metavar="DIR",
                        help="keep the solved tiers in DIR/<file>.partial/ instead of next to "
                             "the database file")
+    group.add_argument("--worker-memory", type=byte_size, metavar="SIZE",
+                       help="the memory a worker may use (e.g. 20GiB; with --workers, each "
+                            "worker's Dask memory limit; default: the workers' own limit): a "
+                            "loopy tier that needs more is solved in parts across the workers")
+    group.add_argument("--loopy-parts", type=whole_number(2), metavar="K",
+                       help="solve every loopy tier on the cluster in K parts, whatever its size "
+                            "(for tests and measurements)")
 
 
 def _cluster_usage_error(args: argparse.Namespace) -> str | None:
@@ -124,6 +131,8 @@ def _cluster_usage_error(args: argparse.Namespace) -> str | None:
     if args.reachable and (args.workers, args.scheduler, args.work_dir) != (None, None, None):
         return "--workers, --scheduler and --work-dir do not apply to --reachable"
     if args.workers is None and args.scheduler is None:
+        if args.worker_memory is not None or args.loopy_parts is not None:
+            return "--worker-memory and --loopy-parts need --workers N or --scheduler ADDRESS"
         return None
     from tiersolve.databases.cluster import ClusterError, check_cluster_options
 
@@ -167,11 +176,27 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     if args.start and len(args.start) > 1:
         return fail(parser.prog, "--start is given once, unless with --reachable")
     args.start = args.start[0] if args.start else None
+    split = None
+    if args.plan and (args.workers is not None or args.scheduler is not None):
+        from tiersolve.databases.cluster import ClusterError, split_plan
+
+        try:
+            split = split_plan(game, workers=args.workers, scheduler=args.scheduler,
+                               worker_memory=args.worker_memory, parts=args.loopy_parts,
+                               threads=args.threads)
+        except ClusterError as error:
+            return fail(parser.prog, str(error))
     if args.plan and args.json:
-        print(json.dumps(plan_report(game, args.threads), indent=2))
+        print(json.dumps({**plan_report(game, args.threads),
+                          **({"split_tiers": split} if split is not None else {})}, indent=2))
         return 0
     if not args.json:
         print_or_discard(plan(game, args.threads))  # the build goes on if the reader went
+        if split is not None:
+            from tiersolve.databases.cluster import split_plan_lines
+
+            for line in split_plan_lines(split):
+                print_or_discard(line)
     if args.plan:
         return 0
     try:
@@ -180,7 +205,8 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
                                     progress=not (args.quiet or args.json), force=args.force,
                                     restart=args.restart, overwrite=args.overwrite,
                                     workers=args.workers, scheduler=args.scheduler,
-                                    work_dir=args.work_dir)
+                                    work_dir=args.work_dir, worker_memory=args.worker_memory,
+                                    loopy_parts=args.loopy_parts)
     except (BuildRefused, PartialBuildMismatch) as error:
         return fail(parser.prog, str(error))
     except ValueError as error:

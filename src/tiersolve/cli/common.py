@@ -73,6 +73,30 @@ def fail(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
+#: Units of ``byte_size``: powers of 1024 (KiB, and K, KB as in ``human_bytes``).
+_BYTE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20,
+               "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
+               "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
+
+
+def byte_size(text: str) -> int:
+    """An argparse type: an amount of memory, ``800MiB``, ``2.5GB`` or bytes.
+
+    >>> byte_size("2GiB"), byte_size("1.5 kb"), byte_size("4096")
+    (2147483648, 1536, 4096)
+    """
+    number = text.strip().lower().rstrip("abcdefghijklmnopqrstuvwxyz ")
+    unit = text.strip().lower()[len(number):].strip()
+    try:
+        value = int(float(number) * _BYTE_UNITS[unit])
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an amount of memory (e.g. 800MiB, "
+                                         "2GiB)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be more than nothing, got {text!r}")
+    return value
+
+
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum``.
 

@@ -60,7 +60,7 @@ SIZE_LETTERS = "SML"
 SIZE_NAMES = ("small", "medium", "large")
 #: Drawing: a piece's radius by size (in squares), and each colour's fill.
 PIECE_RADII = (0.2, 0.3, 0.4)
-PIECE_COLOURS = {"x": "#d9602b", "o": "#2f6fbf"}
+PIECE_COLOURS = {"x": "#3a3a3a", "o": "#2f6fbf"}  # apart from the moves' green, yellow, red
 PIECES, SIZES = 0, 1  # the fields of ``params``
 #: A placement's move code is size * CELLS + cell (below MOVE_BASE); a move of a
 #: top piece's is MOVE_BASE + (size * CELLS + from) * CELLS + to.

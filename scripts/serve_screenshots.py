@@ -14,7 +14,9 @@ moves in green (serve.png); Lines of Action 4x4 at the start with b4 chosen
 a corner loop (serve-surakarta.png); Dōbutsu shōgi after b2-b3 and c4-b3, each side
 holding a Chick, with the first player's chosen in its hand to show its drops
 (serve-dshogi.png; the whole game, so a missing database is some hours of building:
-docs/BENCHMARKS.md).
+docs/BENCHMARKS.md); Gobblet Gobblers after M*b2 and L*b2, a large o over a medium x
+on b2, with x's large reserve piece chosen to show where it may go (serve-gobblet.png;
+the whole game, some minutes of building).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ SHOTS = (
     Shot("serve-loa.png", "loa_4x4", ("loa", "--rows", "4", "--cols", "4"), (), "b4"),
     Shot("serve-surakarta.png", "surakarta_5x5", ("surakarta", "--size", "5"), ("c5-b4",), "c2"),
     Shot("serve-dshogi.png", "dshogi", ("dshogi",), ("b2-b3", "c4-b3"), "c0"),
+    Shot("serve-gobblet.png", "gobblet", ("gobblet",), ("M*b2", "L*b2"), "c0"),
 )
 #: Without these, Chromium waits for the network the machine may not have.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

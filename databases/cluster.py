@@ -30,7 +30,6 @@ never as pickled kernels; each worker loads the numba kernels from its own cache
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
@@ -49,8 +48,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 import numpy as np
 
 from tiersolve.contract import TierType
-from tiersolve.errors import TiersolveError
-from tiersolve.games import make_game
+from tiersolve.databases.on_workers import (
+    ClusterError, open_partial as _open_partial, task_game as _game,
+    worker_threads as _worker_threads,
+)
 from tiersolve.games.base import Game
 from tiersolve.solver import interrupts, tiers
 from tiersolve.solver.common import SolveStats, progress_bar
@@ -64,17 +65,10 @@ INSTALL_HINT = "install the cluster extra: pip install 'tiersolve[cluster]'"
 CONNECT_TIMEOUT = 30
 #: ``tcp://host:port`` (or tls://, ucx://, inproc://), or ``host:port``.
 SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://\S+|[^\s:/]+:\d+)$")
-PARTIAL_SUFFIX = ".partial"
 #: The level of Dask's log lines a local cluster shows (``connect``).
 LOCAL_CLUSTER_LOG_LEVEL = logging.CRITICAL
 #: Positions in one piece of a large IMMEDIATE tier (64 MB of one-byte records).
 PIECE_POSITIONS = 1 << 26
-
-
-class ClusterError(TiersolveError):
-    """A cluster build cannot start or cannot finish: dask is missing, the scheduler
-    is unreachable, a worker cannot see the work dir or runs other code, or a tier
-    keeps killing its workers."""
 
 
 def cluster_available() -> bool:
@@ -122,43 +116,6 @@ class TierResult:
     peak_bytes: int
     host: str
     piece: tuple[int, int] | None = None  # (lo, hi) of a piece; None: the whole tier
-
-
-@functools.lru_cache(maxsize=4)
-def _game(name: str, options_json: str) -> Game:
-    """The game of a task, made once per worker process."""
-    return make_game(name, **json.loads(options_json))
-
-
-def _open_partial(directory: Path, game: Game) -> PartialBuild:
-    """The partial build in ``directory`` as a worker sees it (never created here:
-    a folder the worker cannot see means the work dir is not shared)."""
-    host = socket.gethostname()
-    if not (directory / "manifest.json").is_file():
-        raise ClusterError(f"the worker on {host} cannot see the work dir {directory}: put it on "
-                           "a filesystem every worker shares (--work-dir)")
-    database = directory.with_name(directory.name.removesuffix(PARTIAL_SUFFIX))
-    # The kept tiers are the database layer's files; imported here, on a worker, so the
-    # solver layer does not import the layer above it when it loads.
-    from tiersolve.databases.format import PartialBuild, PartialBuildMismatch
-
-    try:
-        return PartialBuild(database, game, tiers.records_type(game))
-    except PartialBuildMismatch:
-        raise ClusterError(f"the worker on {host} runs another version of tiersolve than the "
-                           "build's client; install the same version on every machine") from None
-
-
-def _worker_threads() -> int:
-    """Kernel threads for a task on this worker: its machine's cores shared among
-    the worker's task slots."""
-    from distributed import get_worker
-
-    try:
-        slots = get_worker().state.nthreads
-    except (ValueError, AttributeError):  # not inside a worker
-        slots = 1
-    return max(1, (os.cpu_count() or 1) // max(slots, 1))
 
 
 def solve_tier(task: TierTask, tier: int) -> TierResult:

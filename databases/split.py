@@ -41,6 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from tiersolve.databases.lifecycle import resident_bytes
+from tiersolve.databases.on_workers import ClusterError, open_partial, task_game, worker_threads
 from tiersolve.solver import loopy, loopy_parts, tiers
 from tiersolve.solver.common import ContractFailure, SolverError
 from tiersolve.solver.loopy_parts import PartHost, RoundState, RoundStats, SplitStats
@@ -92,12 +93,10 @@ class ClusterPartHost(PartHost):
 
     def __init__(self, game_name: str, options_json: str, partial_directory: str, tier: int,
                  ranges: list[tuple[int, int]], mine: list[int], threads: int | None) -> None:
-        from tiersolve.databases.cluster import _game, _open_partial, _worker_threads
-
-        game = _game(game_name, options_json)
-        self.partial = _open_partial(Path(partial_directory), game)
+        game = task_game(game_name, options_json)
+        self.partial = open_partial(Path(partial_directory), game)
         tiers.warm_up(game)
-        super().__init__(game, tier, ranges, mine, threads or _worker_threads())
+        super().__init__(game, tier, ranges, mine, threads or worker_threads())
         self.peers: list[Any] = []
         self.addresses: list[str] = []
         self.peak = resident_bytes()
@@ -238,8 +237,6 @@ def _wait_for_workers(client: Any) -> list[str]:
         if workers:
             return workers
         if time.monotonic() > deadline:
-            from tiersolve.databases.cluster import ClusterError
-
             raise ClusterError("no Dask worker is left to solve a split tier")
         time.sleep(0.5)
 
@@ -319,8 +316,6 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
     do not fit whole beside them in ``worker_memory`` (``child_window_bytes``).
     ``on_round`` sees each round's figures, ``on_attempt`` the number of each attempt
     (0 first)."""
-    from tiersolve.databases.cluster import ClusterError
-
     began = time.perf_counter()
     ranges = loopy_parts.part_ranges(int(game.tier_sizes[tier]), parts)
     folder = split_folder(partial.directory, tier)

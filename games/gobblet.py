@@ -42,6 +42,7 @@ from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import (
     MOVE, Game, GameFunctions, GameSpec, MoveSketch, Option, hand_cell, parse_square, square_name,
 )
+from tiersolve.games.quixo import has_line, line_masks  # the 3x3 board's 8 lines
 from tiersolve.hashers.layers import (
     LayerSpace, decode_layers, encode_layers, layer_board, layer_code,
 )
@@ -77,15 +78,6 @@ class GobbletData(NamedTuple):
     params: np.ndarray
     lines: np.ndarray
     symmetries: np.ndarray
-
-
-@jit(forceinline=True)
-def has_line(lines, mask):
-    """Whether the cells of ``mask`` fill one of ``lines``."""
-    for k in range(lines.shape[0]):
-        if mask & lines[k] == lines[k]:
-            return True
-    return False
 
 
 # The pieces of a position travel as one int64 array ``masks``: masks[l] the player
@@ -368,14 +360,6 @@ def parents(data, tier, local, out, state, other):
     return count
 
 
-def line_masks() -> np.ndarray:
-    """The three rows, three columns and two diagonals of the 3x3 board."""
-    lines = [[r * SIDE + c for c in range(SIDE)] for r in range(SIDE)]
-    lines += [[r * SIDE + c for r in range(SIDE)] for c in range(SIDE)]
-    lines += [[k * SIDE + k for k in range(SIDE)], [k * SIDE + SIDE - 1 - k for k in range(SIDE)]]
-    return np.array([sum(1 << cell for cell in line) for line in lines], np.int64)
-
-
 def reachable_reserves(mover: tuple[int, ...], other: tuple[int, ...], pieces: int) -> bool:
     """Whether a game reaches a position where the player to move has the reserve
     ``mover`` and the other ``other`` (pieces of each size left): the player who
@@ -431,7 +415,7 @@ class Gobblet(Game):
         return GameSpec(
             tiers=type(self.space.tiers)(keys=[(*a, *b) for a, b in self.tier_reserves],
                                          sizes=self.space.tiers.sizes),
-            data=GobbletData(self.space.table, np.array([pieces, sizes], np.int64), line_masks(),
+            data=GobbletData(self.space.table, np.array([pieces, sizes], np.int64), line_masks(SIDE),
                              permutation_tables(symmetries, CELLS)),
             state_size=1 + CELLS * sizes, max_moves=sizes * CELLS + tops * (CELLS - 1),
             loopy=True, remoteness_bound=None, max_parents=tops * (CELLS - 1),

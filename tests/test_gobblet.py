@@ -5,7 +5,6 @@ the whole game."""
 
 from __future__ import annotations
 
-import random
 import shutil
 
 import numpy as np
@@ -18,6 +17,7 @@ from tiersolve.games.tester import check_expansions
 from tiersolve.values import UNDECIDED, VALUE_NAMES
 
 from conftest import command, legal_indices, one_line_error
+from test_quixo_teeko import random_positions
 
 START = "(x ---/---/--- ---/---/--- ---/---/---)"
 
@@ -50,28 +50,11 @@ def test_the_rules_examples():
     assert primitive(game, "(o o--/---/--- ---/---/--- x--/x--/-x-)") == "lose"
 
 
-def random_positions(options: dict, count: int, seed: int) -> list[str]:
-    """Positions of random games by the reference rules, each a random number of
-    plies from the start."""
-    reference = reference_game("gobblet", **options)
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        state = reference.start()
-        for _ in range(rng.randrange(40)):
-            moves = reference.moves(state)
-            if not moves:
-                break
-            state = rng.choice(moves)[0]
-        positions.append(reference.format(state))
-    return positions
-
-
 def test_random_positions_move_as_the_reference_rules():
     """The whole game: the same moves, by name, to the same positions, and the same
     finished games, from positions of random games."""
     game, reference = make_game("gobblet"), reference_game("gobblet")
-    for text in random_positions({}, 400, seed=3):
+    for text in random_positions("gobblet", {}, 400, seed=3):
         state, expected = game.parse(text), reference.parse(text)
         theirs = {name: reference.format(child)
                   for name, child in reference.move_names_and_children(expected)}

@@ -182,6 +182,7 @@ def piece_ranges(game: Game, tier: int, kept: Iterable[tuple[int, int]],
     None if the tier is solved whole (it is not IMMEDIATE, or not larger than one
     piece).
 
+        >>> from tiersolve.games import make_game
         >>> game = make_game("domineering", rows=3, cols=3)  # tier 2: C(9, 4) = 126 boards
         >>> piece_ranges(game, 2, [(50, 100)], piece_positions=40)
         [(0, 40), (40, 50), (100, 126)]
@@ -249,6 +250,7 @@ def split_tiers(game: Game, workers: int, limit: int | None, parts: int | None =
     Raises ClusterError if such a tier cannot be split (its game has no un-moves) or
     would not fit even so (unless ``force``).
 
+        >>> from tiersolve.games import make_game
         >>> game = make_game("loa", rows=3, cols=3)
         >>> [int(size) for size in game.tier_sizes]
         [144, 504, 504, 1512]

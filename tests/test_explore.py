@@ -183,8 +183,11 @@ def test_jupyter_renders_boards_and_tables(database):
 
 
 def test_boards_of_every_game_draw(database):
-    """Every game's start draws, as text and as SVG (a game without a board as text)."""
+    """Every game's start draws, as text and as SVG (a game without a board as text):
+    a header, a line a row, and a hand line above and below for a game with pieces
+    in hand."""
     from tiersolve.games import GAMES
+    from tiersolve.games.base import Game
     from tiersolve.games.board import board_lines, board_svg
 
     for name in GAMES:
@@ -195,7 +198,10 @@ def test_boards_of_every_game_draw(database):
         if grid is None:
             assert lines == [start]
         else:
-            assert len(lines) == len(grid) + 1
+            hands = 2 if type(game).pieces_in_hand is not Game.pieces_in_hand else 0
+            assert len(lines) == len(grid) + 1 + hands
+            if hands:
+                assert "hand:" in lines[0] and "hand:" in lines[-1]
             assert all(len(row) == len(grid[0]) for row in grid)
         ElementTree.fromstring(board_svg(game, start, "caption"))
 

@@ -188,23 +188,56 @@ def examples_of(page: str) -> list[str]:
     return found
 
 
-def test_every_help_example_runs_as_printed(tmp_path, new_user):
-    pages = help_pages()
+def help_examples() -> dict[str, str]:
+    """Every example of every --help page, once, with the page that gives it first."""
+    examples: dict[str, str] = {}
+    for page, text in help_pages().items():
+        for example in examples_of(text):
+            examples.setdefault(example, page)
+    return examples
+
+
+def example_runs(examples: dict[str, str]) -> dict[str, list[str]]:
+    """The examples cut into runs that can go side by side, each run in the pages'
+    order: a ``--plan`` example alone (it reads and writes no file), the others by the
+    first game they name (a query follows the build of its file, in one folder); an
+    example naming no game (``serve --dir db``) joins the run before it."""
+    runs: dict[str, list[str]] = {}
+    last = None
+    for example in examples:
+        if "--plan" in example:
+            runs[example] = [example]
+            continue
+        named = [word for word in re.findall(r"[a-z0-9]+", example) if word in GAMES]
+        last = named[0] if named else last
+        runs.setdefault(f"examples of {last}", []).append(example)
+    return runs
+
+
+HELP_EXAMPLES = help_examples()
+EXAMPLE_RUNS = example_runs(HELP_EXAMPLES)
+
+
+def test_every_help_page_gives_examples_of_every_game():
     from tiersolve.cli.build import build_main
 
+    pages = help_pages()
     for name in GAMES:  # the script's page of a game: the same examples, by the script
         page = help_text(build_main, [name, "--help"], "build_db.py")
         assert examples_of(page) == [example.replace("tiersolve build", "python scripts/build_db.py")
                                      for example in examples_of(pages[f"tiersolve build {name} --help"])]
-    examples = {}
-    for page, text in pages.items():
-        for example in examples_of(text):
-            examples.setdefault(example, page)
-    assert len(examples) >= 20 and all(name in " ".join(examples) for name in GAMES)
-    for example, page in examples.items():
+    assert len(HELP_EXAMPLES) >= 20 and all(name in " ".join(HELP_EXAMPLES) for name in GAMES)
+    assert sum(len(run) for run in EXAMPLE_RUNS.values()) == len(HELP_EXAMPLES)
+    assert len(EXAMPLE_RUNS) > len(GAMES)  # side by side: at least the plans
+
+
+@pytest.mark.parametrize("examples", EXAMPLE_RUNS.values(), ids=EXAMPLE_RUNS.keys())
+def test_every_help_example_runs_as_printed(examples, tmp_path, new_user):
+    """A run of examples, in order, in one new folder (see ``example_runs``)."""
+    for example in examples:
         done = run(example, tmp_path, new_user)
         assert done.returncode == 0 and "Traceback" not in done.stderr, \
-            f"{page}: {example}\n{done.stderr}"
+            f"{HELP_EXAMPLES[example]}: {example}\n{done.stderr}"
 
 
 def test_the_readme_set_up_is_what_ci_runs():

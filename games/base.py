@@ -268,8 +268,11 @@ class GameSpec:
 
     #: REQUIRED. The tiers and their sizes (``hashers.tiers.TierLayout``).
     tiers: TierLayout = NOT_GIVEN
-    #: REQUIRED. The NamedTuple of numpy arrays every kernel receives as ``data``.
-    data: tuple = NOT_GIVEN
+    #: REQUIRED. The NamedTuple of numpy arrays every kernel receives as ``data``, or a
+    #: function of no arguments that makes it, called when ``game.data`` is first read:
+    #: for tables that take seconds to make, which naming a game, its tiers or its
+    #: plan does not need (Quixo 5x5's).
+    data: tuple | Callable[[], tuple] = NOT_GIVEN
     #: REQUIRED. The length of a state vector (>= 1).
     state_size: int = NOT_GIVEN
     #: REQUIRED. The most moves a position has (the rows of ``expand``'s ``out``).
@@ -327,7 +330,7 @@ def _arrays(value: Any) -> str | None:
 
 _SPEC_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "tiers": lambda value: None if isinstance(value, TierLayout) else "a TierLayout",
-    "data": _arrays,
+    "data": lambda value: None if callable(value) and not isinstance(value, tuple) else _arrays(value),
     "state_size": _whole(1),
     "max_moves": _whole(0),
     "loopy": _flag,
@@ -356,7 +359,10 @@ class _FromSpec:
     def __get__(self, game: Any, owner: type | None = None) -> Any:
         if game is None:
             return self
-        return getattr(game.spec, self.name)
+        value = getattr(game.spec, self.name)
+        if self.name == "data" and callable(value):  # made on first use (GameSpec.data)
+            return game._made_data()
+        return value
 
     def __set__(self, game: Any, value: Any) -> None:
         raise AttributeError(f"{type(game).__name__}.{self.name} comes from the GameSpec that "
@@ -607,6 +613,18 @@ class Game:
         if problems:
             raise GameError(f"{self.name}: build() gives a GameSpec whose {problems[0]}")
         self.spec = spec
+
+    def _made_data(self) -> tuple:
+        """``spec.data()``, once: the kernels' arrays of a spec that makes them on use."""
+        made = self.__dict__.get("_data")
+        if made is None:
+            made = self.spec.data()
+            wrong = _arrays(made)
+            if wrong:
+                raise GameError(f"{self.name}: build()'s data function gives {_short(made)}, "
+                                f"not {wrong}")
+            self.__dict__["_data"] = made
+        return made
 
     @classmethod
     def _check_class(cls) -> None:

@@ -287,8 +287,9 @@ class Quixo(Game):
         table = move_table(size)
         return GameSpec(
             tiers=self.space.tiers,
-            data=QuixoData(self.space.table, table, line_masks(size),
-                           np.array([sum(1 << int(c) for c in set(table[:, SOURCE]))], np.int64)),
+            data=lambda: QuixoData(  # the board's tables take seconds on 5x5: made on use
+                self.space.table, table, line_masks(size),
+                np.array([sum(1 << int(c) for c in set(table[:, SOURCE]))], np.int64)),
             state_size=1 + cells, max_moves=len(table), loopy=True, remoteness_bound=None,
             max_parents=len(table),
             hasher={"name": "two-colour boards up to symmetry and colour",

@@ -37,6 +37,7 @@ costs more than the hashing itself.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -137,6 +138,33 @@ def _unrank_masks(cells, count, ranks, masks):
         masks[i] = unrank_subset(ranks[i], count, cells)
 
 
+def orbit_counts(group: Sequence[Sequence[int]], cells: int, most: int) -> np.ndarray:
+    """How many classes of k of ``cells`` cells the permutation ``group`` (identity
+    included) makes, for k = 0..most: by Burnside's lemma, the average over the group
+    of the sets each element fixes, the unions of its cycles.
+
+    >>> orbit_counts([[0, 1, 2, 3], [1, 0, 3, 2]], 4, 4)  # swap cells 0-1 and 2-3
+    array([1, 2, 4, 2, 1])
+    """
+    totals = np.zeros(cells + 1, dtype=object)
+    for element in group:
+        fixed = np.zeros(cells + 1, dtype=object)
+        fixed[0] = 1
+        seen = [False] * cells
+        for cell in range(cells):
+            length = 0
+            while not seen[cell]:
+                seen[cell] = True
+                cell = element[cell]
+                length += 1
+            if length:  # a cycle: its cells are all in a fixed set, or none is
+                fixed[length:] = fixed[length:] + fixed[:cells + 1 - length]
+        totals += fixed
+    if any(total % len(group) for total in totals):
+        raise ValueError("the symmetries given are not a group")
+    return np.array([total // len(group) for total in totals[:most + 1]], dtype=np.int64)
+
+
 class BoardSpace:
     """The index space of two-colour boards with a turn (see the module docstring).
 
@@ -148,9 +176,44 @@ class BoardSpace:
                  symmetries: Sequence[Sequence[int]] = ()) -> None:
         self.cells = cells
         group = [list(range(cells)), *[list(p) for p in symmetries]]
-        images = permutation_tables(group, cells)
         most_black = max((b for tier in blocks for b, _ in tier), default=0)
         most_white = max((w for tier in blocks for _, w in tier), default=0)
+        self.symmetric = bool(symmetries)
+        self._group = group
+        self._most = (most_black, most_white)
+        self._orbit_counts = orbit_counts(group, cells, most_black) if symmetries else None
+        block_of = np.full((most_black + 1, most_white + 1), -1, dtype=np.int64)
+        rows, sizes, keys, tier_first = [], [], [], []
+        for tier, tier_blocks in enumerate(blocks):
+            offset = 0
+            tier_first.append(len(rows))
+            for b, w in tier_blocks:
+                white_boards = int(subset_count(cells - b, w))
+                black_sets = self.orbits(b)
+                if white_boards * black_sets == 0:  # no such board
+                    continue
+                block_of[b, w] = len(rows)
+                rows.append([b, w, tier, offset, white_boards])
+                offset += 2 * black_sets * white_boards
+            sizes.append(offset)
+            keys.append(tuple(tier_blocks[0]) if all(len(t) == 1 for t in blocks) else
+                        (sum(tier_blocks[0]),))  # (b, w) per tier, or the number of pieces
+        tier_first.append(len(rows))
+        self.tiers = TierLayout(keys=keys, sizes=sizes)
+        self.blocks = np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH)
+        self.block_of = block_of
+        self._tier_first = tier_first
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The flat int64 array every numba function of the space reads, made on first
+        use: for a 5x5 board with symmetry its tables of classes take seconds and
+        hundreds of MB, which naming the game, its tiers or its plan never needs."""
+        cells, group = self.cells, self._group
+        symmetries = group[1:]
+        most_black, most_white = self._most
+        rows, tier_first, block_of = self.blocks.tolist(), self._tier_first, self.block_of
+        images = permutation_tables(group, cells)
         orbit_start = np.zeros(most_black + 2, dtype=np.int64)
         ranks, fixers = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         # direct_orbits[b]: the direct table of b black cells, where there is one: entry
@@ -181,26 +244,9 @@ class BoardSpace:
                     ranks.append(rank_buffer[:found])
                     fixers.append(fixer_buffer[:found])
             orbit_start[b + 1] = orbit_start[b] + found
-        self._orbit_counts = np.diff(orbit_start)
-        self.symmetric = bool(symmetries)
-        block_of = np.full((most_black + 1, most_white + 1), -1, dtype=np.int64)
-        rows, sizes, keys, tier_first = [], [], [], []
-        for tier, tier_blocks in enumerate(blocks):
-            offset = 0
-            tier_first.append(len(rows))
-            for b, w in tier_blocks:
-                white_boards = int(subset_count(cells - b, w))
-                black_sets = self.orbits(b)
-                if white_boards * black_sets == 0:  # no such board
-                    continue
-                block_of[b, w] = len(rows)
-                rows.append([b, w, tier, offset, white_boards])
-                offset += 2 * black_sets * white_boards
-            sizes.append(offset)
-            keys.append(tuple(tier_blocks[0]) if all(len(t) == 1 for t in blocks) else
-                        (sum(tier_blocks[0]),))  # (b, w) per tier, or the number of pieces
-        tier_first.append(len(rows))
-        self.tiers = TierLayout(keys=keys, sizes=sizes)
+        if symmetries and not np.array_equal(np.diff(orbit_start), self._orbit_counts):
+            raise ValueError("the symmetries given are not a group: their classes are not "
+                             "Burnside's count")
         # Direct unrank tables: of the black sets (without symmetry) and of the white
         # sets among the cells each block's black set leaves free.
         width = max(most_black, most_white) + 1
@@ -256,15 +302,14 @@ class BoardSpace:
         lookup_start[lookup_start >= 0] += start  # absolute positions in the table
         start += sum(len(part) for part in lookups)
         unrank_at[unrank_at >= 0] += start
-        self.table = np.concatenate([header, *parts]).astype(np.int64)
-        self.blocks = np.array(rows, dtype=np.int64).reshape(-1, BLOCK_WIDTH)
-        self.block_of = block_of
+        return np.concatenate([header, *parts]).astype(np.int64, copy=False)
+
 
     def orbits(self, black: int) -> int:
         """How many classes of ``black`` black cells there are (C(n, b) without symmetry)."""
         if not self.symmetric:
             return int(subset_count(self.cells, black))
-        return int(self._orbit_counts[black]) if black < len(self._orbit_counts) else 0
+        return int(self._orbit_counts[black]) if 0 <= black < len(self._orbit_counts) else 0
 
     def tier_of(self, black: int, white: int) -> int:
         """The tier holding boards with these counts, or -1."""

@@ -224,7 +224,9 @@ def _board_space(cells, counts, symmetric, monkeypatch=None, direct_unrank=None,
         monkeypatch.setattr(boards, "DIRECT_ORBITS", direct_orbits)
     symmetries = grid_symmetries(rows, cols, mirror_up_down=True, transpose=rows == cols) \
         if symmetric else []
-    return boards.BoardSpace(rows * cols, [[bw] for bw in counts], symmetries)
+    space = boards.BoardSpace(rows * cols, [[bw] for bw in counts], symmetries)
+    space.table  # made now, with the sizes set above (it is made on first use)
+    return space
 
 
 @pytest.mark.parametrize("symmetric", [False, True], ids=["plain", "symmetry"])

@@ -87,6 +87,25 @@ def test_a_broken_spec_is_refused_when_the_game_is_made(changes, message):
         _broken(**changes)(rows=3, cols=3)
 
 
+def test_data_made_on_first_use_is_made_once_and_checked():
+    """``GameSpec.data`` may be a function (Quixo 5x5's tables take seconds): the game
+    is made without calling it, its first reader calls it once, and what it gives is
+    checked as data given directly is."""
+    plain = make_game("ttt", rows=3, cols=3)
+    calls = []
+
+    def made():
+        calls.append(1)
+        return plain.data
+
+    game = _broken(data=made)(rows=3, cols=3)
+    assert calls == [] and list(game.tier_sizes) == list(plain.tier_sizes)
+    assert game.data is plain.data and game.data is plain.data and calls == [1]
+    with pytest.raises(GameError, match=r"^ttt: build\(\)'s data function gives \(1,\), not a "
+                                        r"NamedTuple of numpy arrays$"):
+        _broken(data=lambda: (1,))(rows=3, cols=3).data
+
+
 def test_a_game_without_a_member_is_refused_when_it_is_made():
     class NoFunctions(TicTacToe):
         functions = None

@@ -116,7 +116,8 @@ Its methods:
   name names), and lines drawn on the board (Surakarta's circuits), for
   ``tiersolve serve``'s page. ``pieces_in_hand(state)`` OPTIONAL: pieces held off the
   board, drawn beside it (a move from one starts at ``hand_cell``); the class member
-  ``piece_colours`` OPTIONAL: how the game's pieces are filled. ``square_svg(state,
+  ``piece_colours`` OPTIONAL: how the game's pieces are filled; ``board_of_points``
+  OPTIONAL: the board is points on lines, not squares (Kaooa's pentagram). ``square_svg(state,
   row, col, cx, cy, cell)`` OPTIONAL: the picture of a square that holds more than
   its letter in ``grid`` says (Gobblet Gobblers' stacks).
 
@@ -572,6 +573,9 @@ class Game:
     #: Fill colours of this game's pieces by letter, for drawing (over
     #: ``games.board.PIECE_COLOURS``); a piece named here is labelled with its letter.
     piece_colours: ClassVar[dict[str, str]] = {}
+    #: Whether the board is points joined by lines (``board_paths``), drawn as round
+    #: spots, rather than squares; a cell ``' '`` of ``grid`` is then no point (Kaooa).
+    board_of_points: ClassVar[bool] = False
 
     tiers = _FromSpec()
     data = _FromSpec()

@@ -29,6 +29,8 @@ MARKS = set("xo")
 #: A cell covered by a domino (Domineering), drawn as a filled square.
 COVERED = "#"
 EMPTY = "-"
+#: A cell that is no point of a board of points (``Game.board_of_points``: Kaooa).
+NO_POINT = " "
 #: Width of a caption character at the caption's font size, generously (sans-serif).
 CAPTION_CHAR_WIDTH = 8
 #: A cell's side in ``board_svg``'s pictures, and the margin on the left that holds
@@ -85,6 +87,8 @@ def cell_centre(row: int, col: int, cell: int = BOARD_CELL) -> tuple[int, int]:
 #: Colours of the lines drawn on a board (``Game.board_paths``: Surakarta's circuits),
 #: apart from the green, yellow and red that mark moves' values.
 PATH_COLOURS = ("#3467b0", "#8a4bb0", "#2b8c8c", "#6b6b6b")
+#: The colour of a board of points' lines (Kaooa's pentagram).
+LINE_COLOUR = "#7a5a2a"
 
 
 def board_room(game: Game) -> float:
@@ -168,19 +172,30 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
     height = margin + 2 * pad + rows * cell + 6 + 20 * len(lines)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif">']
+    on_points = type(game).board_of_points
+    if on_points:  # one ground under the lines and points
+        parts.append(f'<rect x="{margin}" y="0" width="{2 * pad + cols * cell}" '
+                     f'height="{2 * pad + rows * cell}" fill="#f3e6c8"/>')
     for r, row in enumerate(grid):
         y = pad + r * cell
         parts.append(f'<text x="{margin // 2}" y="{y + cell // 2 + 5}" font-size="13" '
                      f'text-anchor="middle">{rows - r}</text>')
         for c in range(cols):
             shade = "#e8d0a0" if (r + c) % 2 == 0 else "#d2b07a"
+            if on_points:  # a round spot on a point, nothing where there is none
+                if row[c] != NO_POINT:
+                    parts.append(f'<rect x="{margin + pad + c * cell + 4}" y="{y + 4}" '
+                                 f'width="{cell - 8}" height="{cell - 8}" rx="{cell // 2 - 4}" '
+                                 'fill="#e8d0a0" stroke="#8a6a3a" stroke-width="0.5"/>')
+                continue
             parts.append(f'<rect x="{margin + pad + c * cell}" y="{y}" width="{cell}" '
                          f'height="{cell}" fill="{shade}" stroke="#8a6a3a" stroke-width="0.5"/>')
     for index, path in enumerate(game.board_paths()):  # under the pieces
         points = " ".join(f"{number(x)},{number(y)}" for x, y in
                           (board_point(r, c, room, cell) for r, c in path))
         parts.append(f'<polyline class="board-path" points="{points}" fill="none" '
-                     f'stroke="{PATH_COLOURS[index % len(PATH_COLOURS)]}" stroke-width="2.5" '
+                     f'stroke="{LINE_COLOUR if on_points else PATH_COLOURS[index % len(PATH_COLOURS)]}" '
+                     'stroke-width="2.5" '
                      'stroke-linejoin="round"/>')
     own_squares = type(game).square_svg is not Game.square_svg
     state = game.parse(position) if _has_hands(game) or own_squares else None
@@ -188,7 +203,7 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
         y = pad + r * cell
         for c, ch in enumerate(row):
             x = margin + pad + c * cell
-            if ch == EMPTY:
+            if ch in (EMPTY, NO_POINT):
                 continue
             cx, cy = x + cell // 2, y + cell // 2
             if ch in MARKS:

@@ -447,9 +447,10 @@ class Kaooa(Game):
             if (vulture >= 0) != (vulture_turns >= 1):
                 return ("the vulture is placed on its first turn" if vulture < 0 else
                         "the vulture is placed on its first turn, after the first crow")
-            if taken > max(0, vulture_turns - 1):
-                return (f"{taken} crows taken, but the vulture has moved only "
-                        f"{max(0, vulture_turns - 1)} times since it was placed")
+            moves = max(0, vulture_turns - 1)
+            if taken > moves:
+                return (f"{taken} crows taken, but the vulture has had {moves} "
+                        f"move{'' if moves == 1 else 's'} since it was placed")
         elif vulture < 0:
             return "the vulture is placed on its first turn, after the first crow"
         return None

@@ -326,7 +326,7 @@ class Kaooa(Game):
     piece_colours = {"c": "#222222", "v": "#bf3f1f"}
 
     tester_boards = ({"crows": 3, "captures": 1}, {"crows": 3, "captures": 2, "symmetry": True})
-    reference_boards = ({"crows": 3, "captures": 2}, {"crows": 4, "captures": 2, "symmetry": True})
+    reference_boards = ({"crows": 3, "captures": 2}, {"crows": 3, "captures": 1, "symmetry": True})
     slow_reference_boards = ({},)
 
     def build(self) -> GameSpec:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo,
-Teeko, Dobutsu shogi and Gobblet Gobblers (docs/PEER.md: how to build GamesmanOne
-for this).
+Teeko, Dobutsu shogi, Gobblet Gobblers and Kaooa (docs/PEER.md: how to build
+GamesmanOne for this).
 
     python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
     python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
@@ -492,6 +492,10 @@ class Case:
             return 2 * 3 ** (self.notation.n ** 2)
         if self.game == "dshogi":
             return dshogi_peer_positions()
+        if self.game == "kaooa":
+            # mkaooa's generic hash: 0-6 crows and 0-1 vulture on the 10 points, the
+            # crows placed (0-6), both turns.
+            return 2 * 7 * sum(math.comb(10, c) * (11 - c) for c in range(7))
         if self.game == "gobblet":
             # Each size's board: 0-2 pieces of each colour on 9 cells; both turns.
             per_size = sum(math.comb(9, x) * math.comb(9 - x, o)

@@ -332,8 +332,8 @@ class Kaooa(Game):
     def build(self) -> GameSpec:
         crows, captures = self.options["crows"], self.options["captures"]
         if captures >= crows:
-            raise ValueError(f"--captures {captures} needs more crows than that: at most "
-                             f"{crows - 1} with --crows {crows}")
+            raise ValueError(f"--captures {captures} is too many for --crows {crows}: the "
+                             f"vulture must win before the crows run out, so at most {crows - 1}")
         keys, sizes = [], []
         for placed in range(crows):
             for turn in (CROWS, VULTURE):
@@ -499,6 +499,10 @@ class Kaooa(Game):
     def board_paths(self) -> list[list[tuple[float, float]]]:
         """The five lines of the pentagram, each through its four points."""
         return [[tuple(float(x) for x in POINT_CELLS[p]) for p in line] for line in LINES]
+
+    def point_names(self) -> dict[tuple[int, int], str]:
+        """Each point's number, by the cell where it is drawn."""
+        return {cell: str(p) for p, cell in enumerate(POINT_CELLS)}
 
     def move_sketch(self, state: np.ndarray, name: str) -> MoveSketch | None:
         """A placing on its point, a step or a jump from point to point.

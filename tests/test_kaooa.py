@@ -119,7 +119,7 @@ def test_a_shut_in_vulture_with_the_crows_to_move_is_illegal():
 
 
 def test_options_that_make_no_game_are_refused():
-    with pytest.raises(ValueError, match="at most 3 with --crows 4"):
+    with pytest.raises(ValueError, match="too many for --crows 4: .* at most 3"):
         make_game("kaooa", crows=4, captures=4)
 
 
@@ -135,6 +135,8 @@ def test_the_pentagram_is_drawn():
     parseString(svg)
     assert svg.count('rx="14"') == 10  # a round spot a point, no squares
     assert svg.count('class="board-path"') == 5
+    assert svg.count('class="point-name"') == 10 and ">g</text>" not in svg  # no coordinates
+    assert svg.index('class="board-path"') < svg.index('rx="14"')  # the lines under the spots
     sketch = game.move_sketch(game.parse(position), "5x2")
     assert sketch.kind == "move" and sketch.cells == ((2, 4), (5, 5))
 

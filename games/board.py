@@ -62,6 +62,12 @@ def board_lines(game: Game, position: str) -> list[str]:
         return [position]
     rows = len(grid)
     width = len(str(rows))
+    if type(game).board_of_points:  # no coordinates: an empty point shows its name
+        names = game.point_names()
+        return ["    (an empty point shows its name)"] + [
+            "    " + " ".join(names.get((r, c), ch) if ch == EMPTY else ch
+                              for c, ch in enumerate(row)).rstrip()
+            for r, row in enumerate(grid)]
     header = " " * (width + 3) + " ".join(chr(ord("a") + c) for c in range(len(grid[0])))
     lines = [header]
     for r, row in enumerate(grid):

@@ -129,8 +129,8 @@ def test_the_pentagram_is_drawn():
     game = make_game("kaooa")
     position = "(v c---- vc--- 4)"
     assert board_lines(game, position) == [
-        "    a b c d e f g", " 6        c      ", " 5               ", " 4  .   .   v   .",
-        " 3      .   c    ", " 2        .      ", " 1    .       .  "]
+        "    (an empty point shows its name)", "          c", "    ", "    4   9   v   1",
+        "        8   c", "          7", "      3       2"]
     svg = board_svg(game, position)
     parseString(svg)
     assert svg.count('rx="14"') == 10  # a round spot a point, no squares

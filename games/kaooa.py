@@ -483,13 +483,8 @@ class Kaooa(Game):
 
         >>> from tiersolve.games import make_game
         >>> game = make_game("kaooa")
-        >>> print("\\n".join(game.grid(game.parse("(v c---- --c-- 4)"))))
-           c   
-        <BLANKLINE>
-        - - - -
-          - c  
-           -   
-         -   - 
+        >>> game.grid(game.parse("(v c---- v-c-- 4)"))
+        ['   c   ', '       ', '- - v -', '  - -  ', '   c   ', ' -   - ']
         """
         cells = [[" "] * GRID_COLS for _ in range(GRID_ROWS)]
         text = self.format(state)[3:14].replace(" ", "")

@@ -116,7 +116,9 @@ Its methods:
   name names), and lines drawn on the board (Surakarta's circuits), for
   ``tiersolve serve``'s page. ``pieces_in_hand(state)`` OPTIONAL: pieces held off the
   board, drawn beside it (a move from one starts at ``hand_cell``); the class member
-  ``piece_colours`` OPTIONAL: how the game's pieces are filled. ``square_svg(state,
+  ``piece_colours`` OPTIONAL: how the game's pieces are filled; ``board_of_points``
+  OPTIONAL: the board is points on lines, not squares (Kaooa's pentagram), and
+  ``point_names()`` the names written beside them. ``square_svg(state,
   row, col, cx, cy, cell)`` OPTIONAL: the picture of a square that holds more than
   its letter in ``grid`` says (Gobblet Gobblers' stacks).
 
@@ -578,6 +580,9 @@ class Game:
     #: Fill colours of this game's pieces by letter, for drawing (over
     #: ``games.board.PIECE_COLOURS``); a piece named here is labelled with its letter.
     piece_colours: ClassVar[dict[str, str]] = {}
+    #: Whether the board is points joined by lines (``board_paths``), drawn as round
+    #: spots, rather than squares; a cell ``' '`` of ``grid`` is then no point (Kaooa).
+    board_of_points: ClassVar[bool] = False
 
     tiers = _FromSpec()
     data = _FromSpec()
@@ -831,6 +836,12 @@ class Game:
         """Lines drawn on the board under the pieces, each a list of points in the cell
         units of ``MoveSketch.path``: none, but for Surakarta's circuits."""
         return []
+
+    def point_names(self) -> dict[tuple[int, int], str]:
+        """OPTIONAL, for boards of points (``board_of_points``): the name of the point
+        on each (top-down row, column) cell, written beside it on the picture (Kaooa's
+        numbers 0-9, which its moves name)."""
+        return {}
 
     def pieces_in_hand(self, state: np.ndarray) -> list[tuple[int, int, str, int]]:
         """OPTIONAL, for games with pieces off the board (Dōbutsu shōgi's hands): each

@@ -29,6 +29,8 @@ MARKS = set("xo")
 #: A cell covered by a domino (Domineering), drawn as a filled square.
 COVERED = "#"
 EMPTY = "-"
+#: A cell that is no point of a board of points (``Game.board_of_points``: Kaooa).
+NO_POINT = " "
 #: Width of a caption character at the caption's font size, generously (sans-serif).
 CAPTION_CHAR_WIDTH = 8
 #: A cell's side in ``board_svg``'s pictures, and the margin on the left that holds
@@ -60,6 +62,12 @@ def board_lines(game: Game, position: str) -> list[str]:
         return [position]
     rows = len(grid)
     width = len(str(rows))
+    if type(game).board_of_points:  # no coordinates: an empty point shows its name
+        names = game.point_names()
+        return ["    (an empty point shows its name)"] + [
+            "    " + " ".join(names.get((r, c), ch) if ch == EMPTY else ch
+                              for c, ch in enumerate(row)).rstrip()
+            for r, row in enumerate(grid)]
     header = " " * (width + 3) + " ".join(chr(ord("a") + c) for c in range(len(grid[0])))
     lines = [header]
     for r, row in enumerate(grid):
@@ -85,6 +93,8 @@ def cell_centre(row: int, col: int, cell: int = BOARD_CELL) -> tuple[int, int]:
 #: Colours of the lines drawn on a board (``Game.board_paths``: Surakarta's circuits),
 #: apart from the green, yellow and red that mark moves' values.
 PATH_COLOURS = ("#3467b0", "#8a4bb0", "#2b8c8c", "#6b6b6b")
+#: The colour of a board of points' lines (Kaooa's pentagram).
+LINE_COLOUR = "#7a5a2a"
 
 
 def board_room(game: Game) -> float:
@@ -168,27 +178,47 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
     height = margin + 2 * pad + rows * cell + 6 + 20 * len(lines)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif">']
-    for r, row in enumerate(grid):
-        y = pad + r * cell
-        parts.append(f'<text x="{margin // 2}" y="{y + cell // 2 + 5}" font-size="13" '
-                     f'text-anchor="middle">{rows - r}</text>')
-        for c in range(cols):
-            shade = "#e8d0a0" if (r + c) % 2 == 0 else "#d2b07a"
-            parts.append(f'<rect x="{margin + pad + c * cell}" y="{y}" width="{cell}" '
-                         f'height="{cell}" fill="{shade}" stroke="#8a6a3a" stroke-width="0.5"/>')
+    on_points = type(game).board_of_points
+    lines_drawn = []
     for index, path in enumerate(game.board_paths()):  # under the pieces
         points = " ".join(f"{number(x)},{number(y)}" for x, y in
                           (board_point(r, c, room, cell) for r, c in path))
-        parts.append(f'<polyline class="board-path" points="{points}" fill="none" '
-                     f'stroke="{PATH_COLOURS[index % len(PATH_COLOURS)]}" stroke-width="2.5" '
-                     'stroke-linejoin="round"/>')
+        colour = LINE_COLOUR if on_points else PATH_COLOURS[index % len(PATH_COLOURS)]
+        lines_drawn.append(f'<polyline class="board-path" points="{points}" fill="none" '
+                           f'stroke="{colour}" stroke-width="2.5" stroke-linejoin="round"/>')
+    names = game.point_names() if on_points else {}
+    if on_points:  # one ground, the lines on it, a round spot on each point over them
+        parts.append(f'<rect x="{margin}" y="0" width="{2 * pad + cols * cell}" '
+                     f'height="{2 * pad + rows * cell}" fill="#f3e6c8"/>')
+        parts.extend(lines_drawn)
+    for r, row in enumerate(grid):
+        y = pad + r * cell
+        if not on_points:  # (a board of points names its points instead)
+            parts.append(f'<text x="{margin // 2}" y="{y + cell // 2 + 5}" font-size="13" '
+                         f'text-anchor="middle">{rows - r}</text>')
+        for c in range(cols):
+            shade = "#e8d0a0" if (r + c) % 2 == 0 else "#d2b07a"
+            if on_points:  # nothing where there is no point
+                if row[c] != NO_POINT:
+                    parts.append(f'<rect x="{margin + pad + c * cell + 4}" y="{y + 4}" '
+                                 f'width="{cell - 8}" height="{cell - 8}" rx="{cell // 2 - 4}" '
+                                 'fill="#e8d0a0" stroke="#8a6a3a" stroke-width="0.5"/>')
+                    if (r, c) in names:  # the point's name, small, at its upper left
+                        parts.append(f'<text class="point-name" x="{margin + pad + c * cell}" '
+                                     f'y="{y + 8}" font-size="10" fill="#6b5a3a">'
+                                     f'{escape(names[(r, c)])}</text>')
+                continue
+            parts.append(f'<rect x="{margin + pad + c * cell}" y="{y}" width="{cell}" '
+                         f'height="{cell}" fill="{shade}" stroke="#8a6a3a" stroke-width="0.5"/>')
+    if not on_points:
+        parts.extend(lines_drawn)
     own_squares = type(game).square_svg is not Game.square_svg
     state = game.parse(position) if _has_hands(game) or own_squares else None
     for r, row in enumerate(grid):
         y = pad + r * cell
         for c, ch in enumerate(row):
             x = margin + pad + c * cell
-            if ch == EMPTY:
+            if ch in (EMPTY, NO_POINT):
                 continue
             cx, cy = x + cell // 2, y + cell // 2
             if ch in MARKS:
@@ -210,7 +240,7 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
                          f'stroke-width="1"/><text x="{bx}" y="{number(y - cell * 0.3 + 4)}" '
                          f'font-size="10" text-anchor="middle">{count}</text>')
         parts.append("</g>")
-    for c in range(cols):
+    for c in range(0 if on_points else cols):
         parts.append(f'<text x="{margin + pad + c * cell + cell // 2}" '
                      f'y="{2 * pad + rows * cell + 16}" font-size="13" text-anchor="middle">'
                      f'{chr(ord("a") + c)}</text>')

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo,
-Teeko, Dobutsu shogi and Gobblet Gobblers (docs/PEER.md: how to build GamesmanOne
-for this).
+Teeko, Dobutsu shogi, Gobblet Gobblers and Kaooa (docs/PEER.md: how to build
+GamesmanOne for this).
 
     python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
     python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
@@ -405,6 +405,67 @@ class GobbletNotation(Notation):
         return "-".join(_square(*divmod(int(cell), self.n), self.n) for cell in step.groups())
 
 
+class KaooaNotation(Notation):
+    """Kaooa. Ours: ``(c ----- ----- 6)``: the player to move (``c`` the crows,
+    ``v`` the vulture), points 0-4 (the tips, clockwise from the top), points 5-9
+    (the inner points, 5 + k between tips k and k + 1), each ``c``, ``v`` or ``-``,
+    then the crows still in hand. Moves ``3`` (a placing), ``0-5`` (a step), ``0x6``
+    (the vulture's jump).
+
+    GamesmanOne's (``mkaooa``) formal position ``T_cells10P``: T = 1 for the crows,
+    2 for the vulture, the ten points in the same order (``C``, ``V``, ``-``), and P
+    the crows placed so far. Its formal moves ``3`` (placing) and ``0 -> 5`` (a step
+    or a jump)."""
+
+    crows = 6
+    #: The pentagram's lines, four points each.
+    lines = tuple((k, 5 + k, 5 + (k + 1) % 5, (k + 2) % 5) for k in range(5))
+
+    def parse(self, text: str) -> tuple[str, str, int]:
+        """(turn, the ten points, crows in hand) of our position text."""
+        turn, tips, inner, hand = _words(text, 4, "Kaooa (c tips inner hand)")
+        cells = tips + inner
+        if turn not in "cv" or len(tips) != 5 or len(inner) != 5 or \
+                set(cells) - set("cv-") or not hand.isdigit() or int(hand) > self.crows:
+            raise ValueError(f"{text!r} is not a Kaooa position like (c ----- ----- 6)")
+        return turn, cells, int(hand)
+
+    def to_peer(self, text: str) -> str:
+        turn, cells, hand = self.parse(text)
+        return f"{1 + 'cv'.index(turn)}_{cells.upper()}{self.crows - hand}"
+
+    def from_peer(self, formal: str) -> str:
+        match = re.fullmatch(r"([12])_([CV-]{10})([0-6])", formal)
+        if not match:
+            raise ValueError(f"{formal!r} is not a GamesmanOne Kaooa position")
+        turn, cells, placed = match.groups()
+        cells = cells.lower()
+        return f"({'cv'[int(turn) - 1]} {cells[:5]} {cells[5:]} {self.crows - int(placed)})"
+
+    def swap_colours(self, text: str) -> str:
+        return text  # the sides differ: no twin
+
+    def jumps(self) -> set[tuple[int, int]]:
+        """The (from, to) of every jump: two points with one between them on a line."""
+        return {(way[i], way[i + 2]) for line in self.lines for way in (line, line[::-1])
+                for i in range(2)}
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        match = re.fullmatch(r"(\d)(?:[-x](\d))?", name.strip())
+        if not match:
+            raise ValueError(f"{name!r} is not a Kaooa move (3, 0-5 or 0x6)")
+        return match.group(1) if match.group(2) is None else f"{match.group(1)} -> {match.group(2)}"
+
+    def move_from_peer(self, name: str) -> str:
+        match = re.fullmatch(r"\s*(\d)(?:\s*->\s*(\d))?\s*", name)
+        if not match:
+            raise ValueError(f"{name!r} is not a GamesmanOne Kaooa move")
+        if match.group(2) is None:
+            return match.group(1)
+        a, b = int(match.group(1)), int(match.group(2))
+        return f"{a}{'x' if (a, b) in self.jumps() else '-'}{b}"
+
+
 @dataclass(frozen=True)
 class Case:
     """One game as both systems build it."""
@@ -431,6 +492,10 @@ class Case:
             return 2 * 3 ** (self.notation.n ** 2)
         if self.game == "dshogi":
             return dshogi_peer_positions()
+        if self.game == "kaooa":
+            # mkaooa's generic hash: 0-6 crows and 0-1 vulture on the 10 points, the
+            # crows placed (0-6), both turns.
+            return 2 * 7 * sum(math.comb(10, c) * (11 - c) for c in range(7))
         if self.game == "gobblet":
             # Each size's board: 0-2 pieces of each colour on 9 cells; both turns.
             per_size = sum(math.comb(9, x) * math.comb(9 - x, o)
@@ -499,6 +564,15 @@ GOBBLET_CORNERS = (
 )
 
 
+#: Kaooa's corner cases: the vulture to be placed, then placed; a jump while crows
+#: are placed; a crow stepping; the vulture shut in at a tip and at an inner point; a
+#: third crow taken.
+KAOOA_CORNERS = (
+    "(v c---- ----- 5)", "(c c---- v---- 5)", "(v c---- vc--- 4)", "(c -cc-c vcc-- 0)",
+    "(v v---- cc-cc 0)", "(v ccc-c vc--c 0)", "(c ----c cc-v- 0)",
+)
+
+
 def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
     if game == "quixo":
         size = 4 if size is None else size
@@ -526,7 +600,12 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
                     "GamesmanOne cannot solve it here: its first tier (864 million "
                     "positions) does not fit in this machine's memory",
                     peer_name="gobbletg", solvable=False, corners=GOBBLET_CORNERS)
-    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi or gobblet")
+    if game == "kaooa":
+        if size is not None:
+            raise Failure("kaooa has one board; no --size")
+        return Case("kaooa", "kaooa", (), 0, KaooaNotation(), peer_name="mkaooa",
+                    corners=KAOOA_CORNERS)
+    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet or kaooa")
 
 
 CASES = {
@@ -536,6 +615,7 @@ CASES = {
     "teeko": lambda: make_case("teeko"),
     "teeko-advanced": lambda: make_case("teeko", advanced=True),
     "dshogi": lambda: make_case("dshogi"),
+    "kaooa": lambda: make_case("kaooa"),
 }
 
 
@@ -1350,6 +1430,13 @@ def agree(args: argparse.Namespace) -> int:
             sampled += 1
     if sampled < args.random_positions:
         print(f"note: found only {sampled} random legal positions", file=sys.stderr)
+    every = 0
+    if args.all_positions:  # every legal position of our database, for a small game
+        indices = stored if stored is not None else np.arange(db.size, dtype=np.int64)
+        codes, _ = db.lookup_indices(indices)
+        for position in db.positions(indices[(codes >= 1) & (codes <= 4)]):
+            add(position)
+            every += 1
     for text in case.corners:  # the rules' corner cases, and their twins
         add(text)
         add(case.notation.swap_colours(text))
@@ -1381,6 +1468,7 @@ def agree(args: argparse.Namespace) -> int:
         "peer_variant": case.variant, "seed": args.seed,
         "random_games": args.random_games, "plies_played": plies_total,
         "positions_from_games": from_games, "random_positions": sampled,
+        "every_position": every,
         "positions_compared": tally.positions, "moves_compared": tally.moves,
         "peer_refused_unreachable": tally.refused, "peer_refused_example": tally.refused_example,
         "values_compared": tally.values, "peer_draw_remoteness": sorted(tally.draw_remoteness),
@@ -1402,6 +1490,7 @@ def agree(args: argparse.Namespace) -> int:
               f"{args.random_games} random games of {plies_total:,} plies, {sampled:,} random "
               f"positions of our database"
               + (f", {2 * len(case.corners)} corner cases" if case.corners else "")
+              + (f", and every one of our {every:,} legal positions" if every else "")
               + "); their values: "
               + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
         print(f"moves compared: {tally.moves:,}")
@@ -1659,7 +1748,8 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"example:\n  python scripts/{PROG} agree ~/gamesmanone/bin/gamesman --game quixo "
                "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
-    a.add_argument("--game", required=True, choices=("quixo", "teeko", "dshogi", "gobblet"))
+    a.add_argument("--game", required=True,
+                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa"))
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "
@@ -1675,6 +1765,9 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--random-positions", type=int, default=2000, metavar="M",
                    help="random legal positions of our database (with --rules-only: of "
                         "our game's index) (default 2000)")
+    a.add_argument("--all-positions", action="store_true",
+                   help="compare every legal position of our database too (small games: "
+                        "Kaooa)")
     a.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     a.add_argument("--no-batch", action="store_true",
                    help="one 'gamesman query' process per position (two at a time) instead of "

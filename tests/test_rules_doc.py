@@ -99,6 +99,18 @@ def test_every_registered_game_has_a_section():
     assert not missing, "docs/RULES.md has no section " + "; ".join(missing)
 
 
+#: Counts as the page's first paragraph writes them.
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                "fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one "
+                "twenty-two twenty-three twenty-four twenty-five").split()
+
+
+def test_the_page_counts_the_games():
+    """"for each of the N games": N is the registry's count, in words."""
+    said = re.search(r"for each of the ([a-z-]+) games", RULES.read_text()).group(1)
+    assert said == NUMBER_WORDS[len(GAMES)], f"RULES.md says {said} games; there are {len(GAMES)}"
+
+
 def test_every_section_is_a_registered_game():
     assert sorted(set(sections()) - set(GAMES)) == []
 

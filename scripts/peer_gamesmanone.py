@@ -1065,8 +1065,9 @@ def tree_bytes(path: Path) -> int:
 
 
 def tiersolve_command() -> list[str]:
-    found = shutil.which("tiersolve")
-    return [found] if found else [sys.executable, "-m", "tiersolve"]
+    """This Python's tiersolve: the code beside the script when it is run from a
+    checkout, whatever other ``tiersolve`` is first on PATH."""
+    return [sys.executable, "-m", "tiersolve"]
 
 
 def run_ours(case: Case, work: Path, round_no: int) -> Run:

@@ -1,0 +1,164 @@
+"""All Queens Chess (GamesmanOne's mallqueenschess): the 5x5 board's rules against the
+reference rules on random positions (the whole game is too large for the reference
+solver), the index on every position of 4x4, the smaller boards' values, the notation
+both ways with GamesmanOne's, and bad input refused in one line."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference import make_game as reference_game
+from tiersolve.databases import build_database
+from tiersolve.games import make_game
+from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+
+from conftest import command, one_line_error
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def random_texts(size, count, seed):
+    """Positions of random games by our rules (each a random number of plies in)."""
+    game = make_game("allqueens", size=size)
+    rng = random.Random(seed)
+    texts = []
+    while len(texts) < count:
+        state = game.start()
+        for _ in range(rng.randrange(60)):
+            children = game.children(state)
+            if not children:
+                break
+            state = rng.choice(children).state
+        texts.append(game.format(state))
+    return texts
+
+
+def test_start_and_first_moves():
+    game = make_game("allqueens")
+    assert game.default_start() == "(w wbwbw ----- b---w ----- bwbwb)"
+    moves = [child.move for child in game.children(game.start())]
+    assert len(moves) == 34 and moves[:3] == ["a5-a4", "a5-b4", "a5-c3"]
+    assert game.size == 609_791_700  # the mover's view, up to the square's 8 symmetries
+
+
+@pytest.mark.parametrize("size", [5, 4])
+def test_moves_as_the_reference_rules(size):
+    ours, theirs = make_game("allqueens", size=size), reference_game("allqueens", size=size)
+    for text in random_texts(size, 80, seed=size):
+        state, mine = ours.parse(text), theirs.parse(text)
+        children = {child.move: ours.format(child.state) for child in ours.children(state)}
+        expected = {name: theirs.format(theirs.play(mine, name))
+                    for name in theirs.move_names(mine)}
+        assert children == expected, text
+        value = ours.primitive_value(state)
+        assert (value == LOSE) == (theirs.primitive(mine) == "lose"), text
+
+
+def test_lines_end_the_game():
+    """RULES.md's examples: the other's line is a loss for the player to move; the
+    mover's own line is a position no game reaches."""
+    game = make_game("allqueens")
+    for text in ("(b bw-b- --w-b b--w- -b--w w-b-w)", "(w bbbb- -w--w --w-- w-b-w -b-w-)",
+                 "(b wb--b -w-b- b-w-- -b-w- b--ww)"):
+        assert game.primitive_value(game.parse(text)) == LOSE
+        assert len(game.moves_of(game.parse(text))) == 0
+    assert game.primitive_value(game.parse("(w wwww- b---b ----w --bb- bw--b)")) == ILLEGAL
+    # Three in a row is not a line on 5x5; on 3x3 it is.
+    assert game.primitive_value(game.parse("(b www-- ----b b-b-w -b-b- w-b-w)")) == UNDECIDED
+    small = make_game("allqueens", size=3)
+    assert small.primitive_value(small.parse("(b www --- bbb)")) == ILLEGAL
+    assert small.primitive_value(small.parse("(b www -b- b-b)")) == LOSE
+
+
+def test_the_colours_exchanged_share_an_index():
+    game = make_game("allqueens")
+    text = "(w wbwbw ----- b---w ----- bwbwb)"
+    swapped = "(b bwbwb ----- w---b ----- wbwbw)"
+    assert game.index(game.parse(text)) == game.index(game.parse(swapped))
+    mirrored = "(w wbwbw ----- w---b ----- bwbwb)"  # left-right mirror of the start
+    assert game.index(game.parse(mirrored)) == game.index(game.parse(text))
+
+
+def test_every_4x4_index_round_trips():
+    """decode then encode gives every stored index back (the others are the images
+    of stored ones), on all 124,740 indices of 4x4."""
+    game = make_game("allqueens", size=4)
+    indices = np.arange(game.size)
+    again = game.encode_many(game.decode_many(indices))
+    expand = game.expand
+    out = np.zeros((game.max_moves, 4), np.int64)
+    scratch = [np.zeros(game.state_size, np.int64) for _ in range(2)]
+    moves = np.zeros(game.max_moves, np.int64)
+    stored = np.array([expand(game.data, 0, int(i), out, *scratch, moves) != -NONCANONICAL
+                       for i in indices])
+    assert np.array_equal(again[stored], indices[stored])
+    assert np.all(again[~stored] != indices[~stored])
+    assert stored.sum() == 113_028
+
+
+@pytest.mark.parametrize("size, value", [(3, "draw"), (4, "draw")])
+def test_small_boards(tmp_path, size, value):
+    report = build_database("allqueens", tmp_path / "aq.h5", size=size, progress=False)
+    assert report.start_value == value
+
+
+def _peer():
+    spec = importlib.util.spec_from_file_location(
+        "peer_gamesmanone", ROOT / "scripts" / "peer_gamesmanone.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("peer_gamesmanone", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gamesmanone_notation():
+    """GamesmanOne's generic hash board (row 1 at the top) and moves (``1a2b``)."""
+    notation = _peer().AllQueensNotation()
+    start = "(w wbwbw ----- b---w ----- bwbwb)"
+    assert notation.to_peer(start) == "1_WBWBW-----B---W-----BWBWB"
+    assert notation.from_peer("1_WBWBW-----B---W-----BWBWB") == start
+    assert notation.from_peer("2_WBWBW-----B---W-----BWBWB") == "(b" + start[2:]
+    assert notation.move_to_peer("a5-a4") == "1a2a"
+    assert notation.move_from_peer("1a2a") == "a5-a4"
+    assert notation.move_from_peer("5e1a") == "e1-a5"
+    assert notation.swap_colours(start) == "(b bwbwb ----- w---b ----- wbwbw)"
+    with pytest.raises(ValueError):
+        notation.from_peer("1_WBWBW")
+
+
+@pytest.fixture(scope="module")
+def small_database(tmp_path_factory):
+    path = tmp_path_factory.mktemp("allqueens") / "aq3.h5"
+    build_database("allqueens", path, size=3, progress=False)
+    return path
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["(w wbx --- bwb)"], "cells are"),
+    (["(w wbw --- bw-)"], "3 white and 2 black queens"),
+    (["(x wbw --- bwb)"], "must be w or b"),
+    (["(w wbwbw ----- b---w ----- bwbwb)"], "has 5 rows"),
+    (["(w www --- bbb)"], "already has a line"),
+    (["(W wbw --- bwb)"], "lower case"),
+])
+def test_bad_positions_are_refused_in_one_line(small_database, capsys, argv, message):
+    """Wrong sizes, symbols, counts, and positions no game reaches: one line, exit 2."""
+    code, _, err = command(["query", str(small_database), *argv], capsys)
+    assert message in one_line_error(code, err, "tiersolve query")
+
+
+def test_bad_options_and_5x5_texts():
+    with pytest.raises(Exception, match="size must be at most 5"):
+        make_game("allqueens", size=6)
+    game = make_game("allqueens")
+    for text, message in (("(w wbwbw ----- b---w ----- bwbw-)", "6 white and 5 black"),
+                          ("(w wbwbw ----- b---w ----- bwbwbb)", "has 6 cells"),
+                          ("(w wbwbw ----- b---w -----)", "4 rows")):
+        with pytest.raises(ValueError, match=message):
+            game.parse(text)

@@ -1,14 +1,11 @@
 """All Queens Chess (GamesmanOne's mallqueenschess): the 5x5 board's rules against the
 reference rules on random positions (the whole game is too large for the reference
-solver), the index on every position of 4x4, the smaller boards' values, the notation
-both ways with GamesmanOne's, and bad input refused in one line."""
+solver), the index on every position of 4x4, the smaller boards' values, and bad
+input refused in one line (GamesmanOne's notation: tests/test_peer_gamesmanone.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +16,6 @@ from tiersolve.games import make_game
 from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
 
 from conftest import command, one_line_error
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def random_texts(size, count, seed):
@@ -106,30 +101,6 @@ def test_every_4x4_index_round_trips():
 def test_small_boards(tmp_path, size, value):
     report = build_database("allqueens", tmp_path / "aq.h5", size=size, progress=False)
     assert report.start_value == value
-
-
-def _peer():
-    spec = importlib.util.spec_from_file_location(
-        "peer_gamesmanone", ROOT / "scripts" / "peer_gamesmanone.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("peer_gamesmanone", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_gamesmanone_notation():
-    """GamesmanOne's generic hash board (row 1 at the top) and moves (``1a2b``)."""
-    notation = _peer().AllQueensNotation()
-    start = "(w wbwbw ----- b---w ----- bwbwb)"
-    assert notation.to_peer(start) == "1_WBWBW-----B---W-----BWBWB"
-    assert notation.from_peer("1_WBWBW-----B---W-----BWBWB") == start
-    assert notation.from_peer("2_WBWBW-----B---W-----BWBWB") == "(b" + start[2:]
-    assert notation.move_to_peer("a5-a4") == "1a2a"
-    assert notation.move_from_peer("1a2a") == "a5-a4"
-    assert notation.move_from_peer("5e1a") == "e1-a5"
-    assert notation.swap_colours(start) == "(b bwbwb ----- w---b ----- wbwbw)"
-    with pytest.raises(ValueError):
-        notation.from_peer("1_WBWBW")
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """All Queens Chess (GamesmanOne's mallqueenschess): the 5x5 board's rules against the
 reference rules on random positions (the whole game is too large for the reference
-solver), the index on every position of 4x4, the smaller boards' values, and bad
-input refused in one line (GamesmanOne's notation: tests/test_peer_gamesmanone.py)."""
+solver), the index on every position of 4x4, and bad input refused in one line (GamesmanOne's notation: tests/test_peer_gamesmanone.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ import numpy as np
 import pytest
 
 from reference import make_game as reference_game
-from tiersolve.databases import build_database
 from tiersolve.games import make_game
 from tiersolve.values import ILLEGAL, LOSE, UNDECIDED
 
@@ -127,17 +125,12 @@ def test_every_4x4_class_has_one_index():
     assert classes(5, 6) == 581_555_800 + 19_131_560  # 5x5: the built file's counts
 
 
-@pytest.mark.parametrize("size, value", [(3, "draw"), (4, "draw")])
-def test_small_boards(tmp_path, size, value):
-    report = build_database("allqueens", tmp_path / "aq.h5", size=size, progress=False)
-    assert report.start_value == value
-
-
-@pytest.fixture(scope="module")
-def small_database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("allqueens") / "aq3.h5"
-    build_database("allqueens", path, size=3, progress=False)
-    return path
+@pytest.fixture
+def small_database(database):
+    """The 3x3 database (the one tests/test_crosscheck.py compares, built once)."""
+    db = database("allqueens", size=3)
+    assert db.lookup(db.start).value == "draw"
+    return db.path
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -1,6 +1,7 @@
 """All Queens Chess (GamesmanOne's mallqueenschess): the 5x5 board's rules against the
 reference rules on random positions (the whole game is too large for the reference
-solver), the index on every position of 4x4, and bad input refused in one line (GamesmanOne's notation: tests/test_peer_gamesmanone.py)."""
+solver), the index on every position of 4x4, and bad input refused in one line
+(GamesmanOne's notation: tests/test_peer_gamesmanone.py)."""
 
 from __future__ import annotations
 

@@ -126,26 +126,26 @@ def test_every_4x4_class_has_one_index():
     assert classes(5, 6) == 581_555_800 + 19_131_560  # 5x5: the built file's counts
 
 
-@pytest.fixture
-def small_database(database):
-    """The 3x3 database (the one tests/test_crosscheck.py compares, built once)."""
+#: Bad texts for the 3x3 database, and what the one-line error says.
+BAD_TEXTS = (
+    ("(w wbx --- bwb)", "cells are"),
+    ("(w wbw --- bw-)", "3 white and 2 black queens"),
+    ("(x wbw --- bwb)", "must be w or b"),
+    ("(w wbwbw ----- b---w ----- bwbwb)", "has 5 rows"),
+    ("(w www --- bbb)", "already has a line"),
+    ("(W wbw --- bwb)", "lower case"),
+)
+
+
+def test_bad_positions_are_refused_in_one_line(database, capsys):
+    """Wrong sizes, symbols, counts, and positions no game reaches: one line, exit 2
+    (looked up in the 3x3 database that tests/test_crosscheck.py compares, built once;
+    one test, so that one worker builds it)."""
     db = database("allqueens", size=3)
     assert db.lookup(db.start).value == "draw"
-    return db.path
-
-
-@pytest.mark.parametrize("argv, message", [
-    (["(w wbx --- bwb)"], "cells are"),
-    (["(w wbw --- bw-)"], "3 white and 2 black queens"),
-    (["(x wbw --- bwb)"], "must be w or b"),
-    (["(w wbwbw ----- b---w ----- bwbwb)"], "has 5 rows"),
-    (["(w www --- bbb)"], "already has a line"),
-    (["(W wbw --- bwb)"], "lower case"),
-])
-def test_bad_positions_are_refused_in_one_line(small_database, capsys, argv, message):
-    """Wrong sizes, symbols, counts, and positions no game reaches: one line, exit 2."""
-    code, _, err = command(["query", str(small_database), *argv], capsys)
-    assert message in one_line_error(code, err, "tiersolve query")
+    for text, message in BAD_TEXTS:
+        code, _, err = command(["query", str(db.path), text], capsys)
+        assert message in one_line_error(code, err, "tiersolve query"), text
 
 
 def test_bad_options_and_5x5_texts():

@@ -143,6 +143,7 @@ def test_bad_positions_are_refused_in_one_line(database, capsys):
     one test, so that one worker builds it)."""
     db = database("allqueens", size=3)
     assert db.lookup(db.start).value == "draw"
+    command(["query", str(db.path), db.start], capsys)  # compiles what query needs
     for text, message in BAD_TEXTS:
         code, _, err = command(["query", str(db.path), text], capsys)
         assert message in one_line_error(code, err, "tiersolve query"), text

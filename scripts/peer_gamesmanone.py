@@ -466,6 +466,43 @@ class KaooaNotation(Notation):
         return f"{a}{'x' if (a, b) in self.jumps() else '-'}{b}"
 
 
+class AllQueensNotation(Notation):
+    """GamesmanOne's mallqueenschess has no formal positions (no UWAPI): the rules
+    helper (``RULES_QUERY_C``) reads and writes its generic hash's boards as
+    ``T_cells``: T = 1 for white (who moves first), 2 for black; then the 25 cells
+    row-major from the top left, ``W``, ``B``, ``-``. Its rows are numbered 1 at the
+    top and its moves are ``1a2b`` (from, to); ours are ``a5-b4``."""
+
+    turns = "wb"
+    symbols = "wb-"
+    n = 5
+
+    def to_peer(self, text: str) -> str:
+        turn, cells = _parse_text(text, self.turns, self.symbols, self.n)
+        return f"{1 + self.turns.index(turn)}_{cells.upper()}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"[12]_[WB-]{25}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne All Queens Chess position")
+        cells = formal[2:].lower()
+        rows = [cells[r * 5:(r + 1) * 5] for r in range(5)]
+        return f"({self.turns[int(formal[0]) - 1]} {' '.join(rows)})"
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        parts = name.replace(" ", "").split("-")
+        if len(parts) != 2:
+            raise ValueError(f"{name!r} is not an All Queens Chess move")
+        return "".join(f"{r + 1}{chr(ord('a') + c)}"
+                       for r, c in (divmod(_cell(p, self.n), self.n) for p in parts))
+
+    def move_from_peer(self, name: str) -> str:
+        match = re.fullmatch(r"\s*([1-5])([a-e])([1-5])([a-e])\s*", name)
+        if not match:
+            raise ValueError(f"{name!r} is not a GamesmanOne All Queens Chess move")
+        squares = [(int(match[k]) - 1, ord(match[k + 1]) - ord("a")) for k in (1, 3)]
+        return "-".join(_square(r, c, self.n) for r, c in squares)
+
+
 @dataclass(frozen=True)
 class Case:
     """One game as both systems build it."""
@@ -573,6 +610,14 @@ KAOOA_CORNERS = (
 )
 
 
+#: All Queens Chess's corner cases (docs/RULES.md): lines of four of the player who
+#: just moved along a short diagonal, a row and a long diagonal.
+ALLQUEENS_CORNERS = (
+    "(b bw-b- --w-b b--w- -b--w w-b-w)", "(w bbbb- -w--w --w-- w-b-w -b-w-)",
+    "(b wb--b -w-b- b-w-- -b-w- b--ww)",
+)
+
+
 def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
     if game == "quixo":
         size = 4 if size is None else size
@@ -605,7 +650,15 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
             raise Failure("kaooa has one board; no --size")
         return Case("kaooa", "kaooa", (), 0, KaooaNotation(), peer_name="mkaooa",
                     corners=KAOOA_CORNERS)
-    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet or kaooa")
+    if game == "allqueens":
+        if size not in (None, 5):
+            raise Failure("GamesmanOne's All Queens Chess is on the 5x5 board only (--size 5)")
+        return Case("allqueens", "allqueens", (), 0, AllQueensNotation(),
+                    "GamesmanOne's regular solver hashes 2 * 25!/(13! 6! 6!) = 9.6 billion "
+                    "positions: more memory than this machine has",
+                    peer_name="mallqueenschess", solvable=False, options=(("size", 5),),
+                    corners=ALLQUEENS_CORNERS)
+    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa or allqueens")
 
 
 CASES = {
@@ -924,14 +977,112 @@ int main(int argc, char **argv) {
 """
 
 
-def batch_helper(binary: Path, quiet: bool = False) -> Path | None:
-    """The batch query helper next to the binary, compiled from the binary's CMake
-    build tree (<root>/bin/gamesman, <root>/build/src) if missing or older than the
-    binary; None (with a note) if it cannot be made."""
-    helper = binary.parent / "gamesman_batchquery"
-    stamp = binary.parent / "gamesman_batchquery.c"  # the source it was built from
+# The rules helper, for regular games without formal positions (no UWAPI), which
+# GamesmanOne's query cannot read: All Queens Chess (mallqueenschess). It calls the
+# game's solver API and generic hash directly.
+RULES_QUERY_C = r"""
+/* gamesman_rulesquery, written by tiersolve's scripts/peer_gamesmanone.py: the
+ * rules of a GamesmanOne regular game that has no UWAPI (so no formal positions,
+ * and `query` cannot read it: mallqueenschess), from the game's own solver API
+ * and its generic hash. Reads one position a line, "T_CELLS" (T the generic hash's
+ * turn, 1 or 2; CELLS the hash's board characters), and prints one JSON object a
+ * line: "primitive" (the solver API's Primitive), "legal" (IsLegalPosition),
+ * "canonical" (GetCanonicalPosition, as T_CELLS), and "moves": each move's
+ * MoveToString and the position DoMove gives, for a position whose Primitive is
+ * undecided (none for a primitive one, as GamesmanOne's query lists none).
+ * Usage: gamesman_rulesquery DATA_PATH GAME VARIANT [MODE] (DATA_PATH and MODE are
+ * ignored: the same command line as gamesman_batchquery). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_manager.h"
+#include "core/hash/generic.h"
+#include "core/solvers/regular_solver/regular_solver.h"
+#include "core/types/gamesman_types.h"
+
+static const char *ValueName(Value value) {
+    switch (value) {
+        case kUndecided: return "undecided";
+        case kLose: return "lose";
+        case kDraw: return "draw";
+        case kTie: return "tie";
+        case kWin: return "win";
+        default: return "error";
+    }
+}
+
+static void Format(Position position, int cells, char *out) {
+    char board[4096];
+    GenericHashUnhash(position, board);
+    out[0] = (char)('0' + GenericHashGetTurn(position));
+    out[1] = '_';
+    memcpy(out + 2, board, (size_t)cells);
+    out[2 + cells] = '\0';
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [MODE]\n", argv[0]);
+        return 2;
+    }
+    const Game *game = GameManagerInitGame(argv[2], NULL);
+    if (game == NULL) return 3;
+    if (atoi(argv[3]) != 0 && GameManagerSetVariant(atoi(argv[3])) != 0) return 4;
+    const RegularSolverApi *api = (const RegularSolverApi *)game->solver_api;
+    static Move moves[kRegularSolverNumMovesMax];
+    char line[4096], text[4096], move_text[256];
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        int cells = (int)n - 2;
+        if (n < 3 || (line[0] != '1' && line[0] != '2') || line[1] != '_') {
+            printf("{ \"error\": 11, \"position\": \"%s\" }\n", line);
+            fflush(stdout);
+            continue;
+        }
+        Position position = GenericHashHash(line + 2, line[0] - '0');
+        if (position < 0) {
+            printf("{ \"error\": 11, \"position\": \"%s\" }\n", line);
+            fflush(stdout);
+            continue;
+        }
+        Value value = api->Primitive(position);
+        bool legal = api->IsLegalPosition == NULL || api->IsLegalPosition(position);
+        Format(api->GetCanonicalPosition == NULL ? position
+                                                 : api->GetCanonicalPosition(position),
+               cells, text);
+        printf("{ \"position\": \"%s\", \"primitive\": \"%s\", \"legal\": %s, "
+               "\"canonical\": \"%s\", \"moves\": [",
+               line, ValueName(value), legal ? "true" : "false", text);
+        int count = value == kUndecided ? api->GenerateMoves(position, moves) : 0;
+        for (int i = 0; i < count; ++i) {
+            game->gameplay_api->common->MoveToString(moves[i], move_text);
+            Format(api->DoMove(position, moves[i]), cells, text);
+            printf("%s{ \"move\": \"%s\", \"position\": \"%s\" }", i ? ", " : "",
+                   move_text, text);
+        }
+        printf("] }\n");
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+
+def batch_helper(binary: Path, quiet: bool = False, name: str = "gamesman_batchquery",
+                 source_text: str | None = None) -> Path | None:
+    """The batch query helper next to the binary (or another helper ``name`` from
+    ``source_text``: the rules helper), compiled from the binary's CMake build tree
+    (<root>/bin/gamesman, <root>/build/src) if missing or older than the binary;
+    None (with a note) if it cannot be made."""
+    source_text = BATCH_QUERY_C if source_text is None else source_text
+    helper = binary.parent / name
+    stamp = binary.parent / f"{name}.c"  # the source it was built from
     if (helper.exists() and helper.stat().st_mtime >= binary.stat().st_mtime
-            and stamp.is_file() and stamp.read_text() == BATCH_QUERY_C):
+            and stamp.is_file() and stamp.read_text() == source_text):
         return helper
     target = binary.parent.parent / "build" / "src" / "CMakeFiles" / "gamesman.dir"
     flags_file, link_file = target / "flags.make", target / "link.txt"
@@ -955,7 +1106,7 @@ def batch_helper(binary: Path, quiet: bool = False) -> Path | None:
         print(f"compiling GamesmanOne's query code into {helper} (once)...", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         source, obj = Path(tmp) / "batchquery.c", Path(tmp) / "batchquery.o"
-        source.write_text(BATCH_QUERY_C)
+        source.write_text(source_text)
         compile_cmd = [link[0], *shlex.split(flags.get("C_FLAGS", "")),
                        *shlex.split(flags.get("C_DEFINES", "")),
                        *shlex.split(flags.get("C_INCLUDES", "")), "-c", str(source), "-o", str(obj)]
@@ -970,7 +1121,7 @@ def batch_helper(binary: Path, quiet: bool = False) -> Path | None:
                     print(f"note: could not build the batch query helper ({first}); "
                           "one GamesmanOne process per position (slow)", file=sys.stderr)
                 return None
-    stamp.write_text(BATCH_QUERY_C)
+    stamp.write_text(source_text)
     return helper
 
 
@@ -1612,7 +1763,13 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
         for form in (text, notation.swap_colours(text)):
             visit(game.parse(form))
     empty = Path(tempfile.mkdtemp(prefix="no_database_", dir=work)) / "data"
-    helper = None if args.no_batch else batch_helper(binary)
+    if case.game == "allqueens":  # no formal positions: GamesmanOne's query cannot read it
+        helper = batch_helper(binary, name="gamesman_rulesquery", source_text=RULES_QUERY_C)
+        if helper is None:
+            raise Failure("All Queens Chess needs the rules helper, built from GamesmanOne's "
+                          "CMake build tree")
+    else:
+        helper = None if args.no_batch else batch_helper(binary)
     answers = PeerQuery(binary, empty, case, helper, "rules").query_many(
         [notation.to_peer(text) for text in order])
     shutil.rmtree(empty.parent, ignore_errors=True)
@@ -1750,7 +1907,7 @@ def parser() -> argparse.ArgumentParser:
                "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
     a.add_argument("--game", required=True,
-                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa"))
+                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens"))
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "

@@ -1,7 +1,7 @@
 """scripts/peer_gamesmanone.py's conversions between our notation and GamesmanOne's
 (docs/PEER.md), checked without GamesmanOne: positions and move names both ways for
-Quixo, Teeko, Dobutsu shogi and Gobblet Gobblers, the twins our indexes store under
-one index, and the sizes of GamesmanOne's indexes."""
+Quixo, Teeko, Dobutsu shogi, Gobblet Gobblers and All Queens Chess, the twins our
+indexes store under one index, and the sizes of GamesmanOne's indexes."""
 
 from __future__ import annotations
 
@@ -43,6 +43,21 @@ def test_teeko_moves_are_zero_based_cells():
     assert notation.move_to_peer("c3") == "12"
     assert notation.move_to_peer("c3-d4") == "12 8"
     assert notation.move_from_peer("12 8") == "c3-d4"
+
+
+def test_allqueens_positions_and_moves():
+    """GamesmanOne's generic hash board (row 1 at the top) and moves (``1a2b``)."""
+    notation = peer.AllQueensNotation()
+    start = "(w wbwbw ----- b---w ----- bwbwb)"
+    assert notation.to_peer(start) == "1_WBWBW-----B---W-----BWBWB"
+    assert notation.from_peer("1_WBWBW-----B---W-----BWBWB") == start
+    assert notation.from_peer("2_WBWBW-----B---W-----BWBWB") == "(b" + start[2:]
+    assert notation.move_to_peer("a5-a4") == "1a2a"
+    assert notation.move_from_peer("1a2a") == "a5-a4"
+    assert notation.move_from_peer("5e1a") == "e1-a5"
+    assert notation.swap_colours(start) == "(b bwbwb ----- w---b ----- wbwbw)"
+    with pytest.raises(ValueError):
+        notation.from_peer("1_WBWBW")
 
 
 # -- Dobutsu shogi --------------------------------------------------------------------

@@ -54,7 +54,7 @@ def test_the_registry_reads_the_name_line_of_each_module(tmp_path):
 
 
 def test_an_unknown_game_is_one_line():
-    with pytest.raises(GameError, match=r"^unknown game 'chess' \(known: 1210, breakthrough, "):
+    with pytest.raises(GameError, match=r"^unknown game 'chess' \(known: 1210, allqueens, breakthrough, "):
         make_game("chess")
     with pytest.raises(GameError, match=r"^ttt has no option size \(options: rows, cols"):
         make_game("ttt", size=3)

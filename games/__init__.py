@@ -11,7 +11,7 @@ is first asked for, so a command that builds one game loads no other.
 >>> make_game("chess")
 Traceback (most recent call last):
 ...
-tiersolve.errors.GameError: unknown game 'chess' (known: 1210, breakthrough, ...)
+tiersolve.errors.GameError: unknown game 'chess' (known: 1210, allqueens, ...)
 """
 
 from __future__ import annotations

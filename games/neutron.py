@@ -342,7 +342,7 @@ class Neutron(Game):
                               parents=parents)
     state_fields = ("turn (0 = x), start (1 at the start only), then cell masks of the "
                     "neutron, x and o (bit i = cell i, text order)")
-    piece_colours = {"x": "#f4f4f4", "o": "#222222", "n": "#d9a21b"}
+    piece_colours = {"n": "#d9a21b"}  # x and o are drawn as their letters
     #: Positions solved a second on one core, and where (``tiersolve build --plan`` gives
     #: the time of a build at this rate; docs/CLUSTER.md, Neutron 5x5).
     measured_rate = (231_000, "neutron --rows 7 --cols 3: 10,852,801 positions in 46.9 CPU s, "

@@ -1,14 +1,9 @@
 """Neutron (games/neutron.py): the start's moves, the ends of docs/RULES.md, the
 notation and what it refuses, the index's twins (the board turned round with the
-colours exchanged, the mirror image), and the conversions to GamesmanOne's notation
-(scripts/peer_gamesmanone.py). The game tester and the reference cross-check run on
+colours exchanged, the mirror image). The game tester and the reference cross-check run on
 the 3x3 board in the cross-game tests."""
 
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,21 +11,10 @@ from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games import make_game
 from tiersolve.values import LOSE, UNDECIDED, WIN
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture(scope="module")
 def game():
     return make_game("neutron")
-
-
-def _peer():
-    spec = importlib.util.spec_from_file_location(
-        "peer_gamesmanone", ROOT / "scripts" / "peer_gamesmanone.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("peer_gamesmanone", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_start_slides_a_piece_only(game):
@@ -106,21 +90,3 @@ def test_twins_share_an_index(game):
     assert game.index(game.parse(turned)) == index
     assert game.index(game.parse(mirrored)) == index
     assert game.tiers.sizes == [1, 7413547680]
-
-
-def test_gamesmanone_notation(game):
-    notation = _peer().NeutronNotation()
-    start = game.default_start()
-    assert notation.to_peer(start) == "I"
-    assert notation.from_peer("I") == start
-    later = "(x again ooooo ----- --n-- ----- xxxxx)"
-    assert notation.to_peer(later) == "1_OOOOO-------N-------XXXXX"
-    assert notation.from_peer("1_OOOOO-------N-------XXXXX") == later
-    assert notation.swap_colours(later) == "(o ooooo ----- --n-- ----- xxxxx)"
-    assert notation.move_to_peer("a1-a4", start) == "a1 U"
-    assert notation.move_from_peer_at("a1 U", start) == "a1-a4"
-    position = "(o ooooo ----x --n-- ----- xxxx-)"
-    assert notation.move_to_peer("c3-c4,a5-e1", position) == "N U a5 DR"
-    assert notation.move_from_peer_at("N U a5 DR", position) == "c3-c4,a5-e1"
-    assert notation.move_to_peer("c3-e1", position) == "N DR"
-    assert notation.move_from_peer_at("N DR", position) == "c3-e1"

@@ -9,7 +9,7 @@ first, from the bottom row, its home row), the rows from the top; cells ``x``,
 ``o``, ``n`` (the neutron), ``-``. The start is the only position whose move slides
 no neutron; the same board later, ``x`` to move (who must slide the neutron), is
 written ``(x again ooooo ----- --n-- ----- xxxxx)``. A move is named by its slides,
-``c3-c4,a1-a3`` (the neutron, then the piece); ``a1-a3`` at the start, and
+``c3-c4,a1-a3`` (the neutron, then the piece); ``a1-a4`` at the start, and
 ``c3-c5`` when the neutron's slide reaches a home row and ends the game.
 
 Index (``hashers/hand_pieces.py``): tier 0 is the start, alone; tier 1 holds every

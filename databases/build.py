@@ -226,10 +226,16 @@ def memory_plan(game: Game, threads: int | None = None, budget: int | None = Non
 def plan_report(game: Game, threads: int | None = None) -> dict:
     """The plan as data: positions, tiers, solver and memory (``--plan --json``)."""
     needed = memory_plan(game, threads)
-    return {"game": game.name, "description": game.describe(), "options": dict(game.options),
-            "positions": game.size, "tiers": game.tiers.count, "solver": solver_name(game),
-            "planned_peak_bytes": needed.total, "planned_solver_bytes": needed.solver,
-            "planned_baseline_bytes": needed.baseline, "memory_available_bytes": memory_available()}
+    report = {"game": game.name, "description": game.describe(), "options": dict(game.options),
+              "positions": game.size, "tiers": game.tiers.count, "solver": solver_name(game),
+              "planned_peak_bytes": needed.total, "planned_solver_bytes": needed.solver,
+              "planned_baseline_bytes": needed.baseline,
+              "memory_available_bytes": memory_available()}
+    rate = getattr(game, "measured_rate", None)  # (positions a second, where measured)
+    if rate:
+        report.update(measured_rate=rate[0], measured_on=rate[1],
+                      planned_seconds=game.size / rate[0])
+    return report
 
 
 def plan(game: Game, threads: int | None = None) -> str:
@@ -238,7 +244,10 @@ def plan(game: Game, threads: int | None = None) -> str:
     return (f"{game.describe()}: {plural(game.size, 'position')} in "
             f"{plural(game.tiers.count, 'tier')}, {report['solver']} solver, about "
             f"{human_bytes(report['planned_peak_bytes'])} of memory "
-            f"({human_bytes(report['memory_available_bytes'])} available)")
+            f"({human_bytes(report['memory_available_bytes'])} available)"
+            + (f", about {report['planned_seconds'] / 3600:,.1f} hours on one core at "
+               f"{report['measured_rate'] / 1e6:.2f} M positions/s (measured on "
+               f"{report['measured_on']})" if "planned_seconds" in report else ""))
 
 
 def default_output(game: Game, out: str | os.PathLike | None, reachable: bool = False) -> Path:

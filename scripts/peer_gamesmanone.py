@@ -119,6 +119,11 @@ class Notation:
     def move_from_peer(self, name: str) -> str:
         raise NotImplementedError
 
+    def move_from_peer_at(self, name: str, position: str) -> str:
+        """Our move name of GamesmanOne's formal move at our ``position`` (games whose
+        peer names do not say where a piece stops, as Neutron's, need the position)."""
+        return self.move_from_peer(name)
+
     def peer_refusal_reason(self, text: str) -> str | None:
         """Why GamesmanOne refuses a position we call legal, if that is a known and
         accepted difference (None: any refusal is a disagreement)."""
@@ -503,6 +508,105 @@ class AllQueensNotation(Notation):
         return "-".join(_square(r, c, self.n) for r, c in squares)
 
 
+class NeutronNotation(Notation):
+    """Neutron. Ours: ``(x ooooo ----- --n-- ----- xxxxx)``: the player to move (``x``
+    the first, home row at the bottom), the rows from the top, cells ``x``, ``o``,
+    ``n`` (the neutron), ``-``; the start's board reached later with ``x`` to move is
+    ``(x again ...)``. Moves: the slides by their squares, the neutron's first,
+    ``c3-c4,a1-a3``; ``a1-a4`` at the start; ``c3-c5`` when the neutron ends the game.
+
+    GamesmanOne's formal position: ``I`` for the start, else ``T_cells`` (T = 1 for
+    x, cells row-major from the top left, ``X``, ``O``, ``N``, ``-``). Its formal moves
+    name directions (UL, U, UR, L, R, DL, D, DR): ``a1 U`` (the start), ``N U`` (the
+    neutron alone), ``N U a1 R`` (the neutron, then the piece on a1)."""
+
+    n = 5
+    directions = {"UL": (-1, -1), "U": (-1, 0), "UR": (-1, 1), "L": (0, -1), "R": (0, 1),
+                  "DL": (1, -1), "D": (1, 0), "DR": (1, 1)}
+
+    def start_cells(self) -> str:
+        return "OOOOO" + "-" * 7 + "N" + "-" * 7 + "XXXXX"
+
+    def parse(self, text: str) -> tuple[str, str, bool]:
+        """(turn, the 25 cells in GamesmanOne's letters, whether it is the start)."""
+        body = text.strip()
+        if not (body.startswith("(") and body.endswith(")")):
+            raise ValueError(f"{text!r} is not a Neutron position (x row row row row row)")
+        words = body[1:-1].split() or ["?"]
+        again = len(words) > 1 and words[1] == "again"
+        words = [words[0], *words[1 + again:]]
+        cells = "".join(words[1:]).upper()
+        if words[0] not in ("x", "o") or len(words) != self.n + 1 or \
+                len(cells) != self.n ** 2 or set(cells) - set("XON-"):
+            raise ValueError(f"{text!r} is not a Neutron position (x row row row row row)")
+        return words[0], cells, words[0] == "x" and cells == self.start_cells() and not again
+
+    def format(self, turn: str, cells: str) -> str:
+        rows = [cells[r * self.n:(r + 1) * self.n].lower() for r in range(self.n)]
+        head = "x again" if turn == "x" and cells == self.start_cells() else turn
+        return f"({head} {' '.join(rows)})"
+
+    def to_peer(self, text: str) -> str:
+        turn, cells, start = self.parse(text)
+        return "I" if start else f"{1 + 'xo'.index(turn)}_{cells}"
+
+    def from_peer(self, formal: str) -> str:
+        if formal == "I":
+            return self.format("x", self.start_cells()).replace("x again", "x")
+        if not re.fullmatch(r"[12]_[XON-]{25}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne Neutron position")
+        return self.format("xo"[int(formal[0]) - 1], formal[2:])
+
+    def swap_colours(self, text: str) -> str:
+        """The board turned 180° and the colours exchanged, the other to move: our index
+        stores the two as one (docs/RULES.md, Neutron)."""
+        turn, cells, start = self.parse(text)
+        if start:
+            return text
+        turned = cells[::-1].translate(str.maketrans({"X": "O", "O": "X"}))
+        return self.format("o" if turn == "x" else "x", turned)
+
+    def _slide(self, cells: str, cell: int, direction: str) -> int:
+        dr, dc = self.directions[direction]
+        r, c = divmod(cell, self.n)
+        while 0 <= r + dr < self.n and 0 <= c + dc < self.n and cells[(r + dr) * self.n + c + dc] == "-":
+            r, c = r + dr, c + dc
+        return r * self.n + c
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        words = []
+        for k, slide in enumerate(name.strip().split(",")):
+            match = re.fullmatch(r"([a-e][1-5])-([a-e][1-5])", slide)
+            if not match:
+                raise ValueError(f"{name!r} is not a Neutron move (c3-c4,a1-a3)")
+            a, b = (_cell(square, self.n) for square in match.groups())
+            (ra, ca), (rb, cb) = divmod(a, self.n), divmod(b, self.n)
+            step = ((rb > ra) - (rb < ra), (cb > ca) - (cb < ca))
+            direction = next(d for d, v in self.directions.items() if v == step)
+            neutron = k == 0 and (len(name.split(",")) == 2 or (
+                position is not None and self.parse(position)[1][a] == "N"))
+            words.append(f"N {direction}" if neutron else f"{match.group(1)} {direction}")
+        return " ".join(words)
+
+    def move_from_peer_at(self, name: str, position: str) -> str:
+        _, cells, _ = self.parse(position)
+        words = name.split()
+        slides = []
+        while words:
+            piece, direction, words = words[0], words[1], words[2:]
+            source = cells.index("N") if piece == "N" else _cell(piece, self.n)
+            target = self._slide(cells, source, direction)
+            cells = list(cells)
+            cells[source], cells[target] = "-", cells[source]
+            cells = "".join(cells)
+            slides.append(f"{_square(*divmod(source, self.n), self.n)}-"
+                          f"{_square(*divmod(target, self.n), self.n)}")
+        return ",".join(slides)
+
+    def move_from_peer(self, name: str) -> str:
+        raise ValueError("a Neutron move's squares need the position (move_from_peer_at)")
+
+
 @dataclass(frozen=True)
 class Case:
     """One game as both systems build it."""
@@ -618,6 +722,14 @@ ALLQUEENS_CORNERS = (
 )
 
 
+#: Neutron's corner cases: the neutron on x's home row and on o's, walled in, the
+#: start's board reached later.
+NEUTRON_CORNERS = (
+    "(x o-ooo ---o- ----- ----x xnxxx)", "(x onooo ---o- ----- ----x x-xxx)",
+    "(x ---ox o--xo xo--- nx--- ox---)", "(x again ooooo ----- --n-- ----- xxxxx)",
+)
+
+
 def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
     if game == "quixo":
         size = 4 if size is None else size
@@ -658,7 +770,13 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
                     "positions: more memory than this machine has",
                     peer_name="mallqueenschess", solvable=False, options=(("size", 5),),
                     corners=ALLQUEENS_CORNERS)
-    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa or allqueens")
+    if game == "neutron":
+        if size not in (None, 5):
+            raise Failure("GamesmanOne has Neutron on the 5x5 board only")
+        return Case("neutron", "neutron", (), 0, NeutronNotation(),
+                    "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
+                    solvable=False, corners=NEUTRON_CORNERS)
+    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa, allqueens or neutron")
 
 
 CASES = {
@@ -1437,7 +1555,7 @@ def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) ->
         peer_moves = {}
         for child in peer.get("moves", []):
             try:
-                peer_moves[notation.move_from_peer(child["move"])] = child
+                peer_moves[notation.move_from_peer_at(child["move"], position)] = child
             except ValueError as exc:
                 problems.append(f"cannot read GamesmanOne's move: {exc}")
         ours_moves = {m.move: m for m in moves}
@@ -1795,7 +1913,7 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
             theirs = {}
             for child in answer.get("moves", []):
                 try:
-                    theirs[notation.move_from_peer(child["move"])] = child
+                    theirs[notation.move_from_peer_at(child["move"], text)] = child
                 except ValueError as exc:
                     problems.append(f"cannot read GamesmanOne's move: {exc}")
             ours = children[text]
@@ -1907,7 +2025,8 @@ def parser() -> argparse.ArgumentParser:
                "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
     a.add_argument("--game", required=True,
-                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens"))
+                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens",
+                            "neutron"))
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "

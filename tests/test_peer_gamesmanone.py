@@ -205,3 +205,23 @@ def test_stuck_position_is_a_draw_on_both_sides():
     assert peer.stuck_draw("draw", {"primitive": "undecided", "moves": []})
     assert not peer.stuck_draw("draw", {"primitive": "undecided", "moves": [{"move": "x"}]})
     assert not peer.stuck_draw("lose", {"primitive": "undecided", "moves": []})
+
+
+# -- Neutron: the start, the start's board reached later, moves read at the position --
+
+def test_neutron_positions_and_moves():
+    notation = peer.NeutronNotation()
+    start = "(x ooooo ----- --n-- ----- xxxxx)"
+    assert notation.to_peer(start) == "I"
+    assert notation.from_peer("I") == start
+    later = "(x again ooooo ----- --n-- ----- xxxxx)"
+    assert notation.to_peer(later) == "1_OOOOO-------N-------XXXXX"
+    assert notation.from_peer("1_OOOOO-------N-------XXXXX") == later
+    assert notation.swap_colours(later) == "(o ooooo ----- --n-- ----- xxxxx)"
+    assert notation.move_to_peer("a1-a4", start) == "a1 U"
+    assert notation.move_from_peer_at("a1 U", start) == "a1-a4"
+    position = "(o ooooo ----x --n-- ----- xxxx-)"
+    assert notation.move_to_peer("c3-c4,a5-e1", position) == "N U a5 DR"
+    assert notation.move_from_peer_at("N U a5 DR", position) == "c3-c4,a5-e1"
+    assert notation.move_to_peer("c3-e1", position) == "N DR"
+    assert notation.move_from_peer_at("N DR", position) == "c3-e1"

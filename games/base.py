@@ -118,7 +118,9 @@ Its methods:
   board, drawn beside it (a move from one starts at ``hand_cell``); the class member
   ``piece_colours`` OPTIONAL: how the game's pieces are filled. ``square_svg(state,
   row, col, cx, cy, cell)`` OPTIONAL: the picture of a square that holds more than
-  its letter in ``grid`` says (Gobblet Gobblers' stacks).
+  its letter in ``grid`` says (Gobblet Gobblers' stacks). ``picture_svg(state,
+  caption)`` OPTIONAL: the picture of a game without a board (Fair Shares and Varied
+  Pairs' heaps).
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -826,6 +828,12 @@ class Game:
         [(1, 2, 'c', 1)]
         """
         return []
+
+    def picture_svg(self, state: np.ndarray, caption: str = "") -> str | None:
+        """OPTIONAL, for games without a board (``grid`` gives None): an SVG picture of
+        the position, with ``caption`` under it, drawn instead of its text (Fair Shares
+        and Varied Pairs' heaps); None draws the text."""
+        return None
 
     def square_svg(self, state: np.ndarray, row: int, col: int, cx: float, cy: float,
                    cell: int) -> str | None:

@@ -293,7 +293,7 @@ class Fsvp(Game):
         return str(self.options["size"])
 
     def board_shape(self) -> tuple[int, int]:
-        raise KeyError("size")  # no board: the heaps are drawn by heaps_svg
+        raise KeyError("size")  # no board: the heaps are drawn by picture_svg
 
     def grid(self, state: np.ndarray) -> list[str] | None:
         return None
@@ -342,7 +342,7 @@ class Fsvp(Game):
         x, y = (move >> 9) & 255, (move >> 1) & 255
         return f"{x}/{y}" if move & SPLIT else f"{x}+{y}"
 
-    def heaps_svg(self, state: np.ndarray, caption: str = "") -> str:
+    def picture_svg(self, state: np.ndarray, caption: str = "") -> str:
         """A picture of the heaps: a column of tokens each, largest first, with its
         size under it (the ``tiersolve serve`` page and the notebook draw it)."""
         heaps = self.heaps(state)

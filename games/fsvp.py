@@ -35,7 +35,7 @@ from tiersolve.contract import CHILD_INDEX, CHILD_MOVE, CHILD_SAME_MOVER, CHILD_
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import Game, GameFunctions, GameSpec, Option
 from tiersolve.hashers.partitions import (
-    max_distinct_parts, partition_table, rank_changed, rank_partition, unrank_partition,
+    max_distinct_parts, partition_table, rank_changed, unrank_partition,
 )
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.jit import jit
@@ -309,16 +309,7 @@ class Fsvp(Game):
 
     def parse(self, text: str) -> np.ndarray:
         n = self.options["size"]
-        example = self.default_start()
-        if not isinstance(text, str):
-            raise ValueError(f"a {self.title} position is a string like {example}, got {text!r}")
-        body = text.strip()
-        if not (body.startswith("(") and body.endswith(")")):
-            raise ValueError(f"a {self.title} position is its heaps in parentheses, like "
-                             f"{example}; got {text!r}")
-        words = body[1:-1].split()
-        if not words:
-            raise ValueError(f"{text!r} has no heaps; a position is like {example}")
+        words = self.split_position(text, self.default_start())
         for word in words:
             if not word.isdigit() or not word.isascii():
                 raise ValueError(f"the heaps of {text!r} are whole numbers of tokens, got "

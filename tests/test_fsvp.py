@@ -39,7 +39,7 @@ def test_index_is_reverse_lexicographic():
 
 @pytest.mark.parametrize("text, message", [
     ("(6 3)", "hold 9 tokens"), ("(10 0)", "heap of 0"), ("(5 x 5)", "whole numbers"),
-    ("6 3 1", "in parentheses"), ("()", "no heaps"), ("(5 -5 10)", "whole numbers"),
+    ("6 3 1", "missing parentheses"), ("()", "empty position"), ("(5 -5 10)", "whole numbers"),
 ])
 def test_bad_positions_are_refused(text, message):
     with pytest.raises(PositionError if "tokens" in message or "0" in message else ValueError,

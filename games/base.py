@@ -829,6 +829,13 @@ class Game:
         """
         return []
 
+    def turn_text(self, position: str) -> str | None:
+        """The player to move as the position text names them (its first word: ``x``
+        in ``(x ...)``), for messages; None for a game whose texts name no turn (an
+        impartial game: Fair Shares and Varied Pairs), where they say "first player"
+        and "second player"."""
+        return position.strip("( ").split(" ", 1)[0]
+
     def picture_svg(self, state: np.ndarray, caption: str = "") -> str | None:
         """OPTIONAL, for games without a board (``grid`` gives None): an SVG picture of
         the position, with ``caption`` under it, drawn instead of its text (Fair Shares

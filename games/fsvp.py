@@ -298,6 +298,9 @@ class Fsvp(Game):
     def grid(self, state: np.ndarray) -> list[str] | None:
         return None
 
+    def turn_text(self, position: str) -> str | None:
+        return None  # impartial: a position does not say whose turn it is
+
     def default_start(self) -> str:
         # GamesmanOne's start: one heap of n when n is even, (n-1 1) when n is odd.
         n = self.options["size"]

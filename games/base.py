@@ -120,7 +120,9 @@ Its methods:
   OPTIONAL: the board is points on lines, not squares (Kaooa's pentagram), and
   ``point_names()`` the names written beside them. ``square_svg(state,
   row, col, cx, cy, cell)`` OPTIONAL: the picture of a square that holds more than
-  its letter in ``grid`` says (Gobblet Gobblers' stacks).
+  its letter in ``grid`` says (Gobblet Gobblers' stacks). ``picture_svg(state,
+  caption)`` OPTIONAL: the picture of a game without a board (Fair Shares and Varied
+  Pairs' heaps).
 
 Text parsing, printing and move names are plain Python and never run inside a solve.
 """
@@ -855,6 +857,19 @@ class Game:
         [(1, 2, 'c', 1)]
         """
         return []
+
+    def turn_text(self, position: str) -> str | None:
+        """The player to move as the position text names them (its first word: ``x``
+        in ``(x ...)``), for messages; None for a game whose texts name no turn (an
+        impartial game: Fair Shares and Varied Pairs), where they say "first player"
+        and "second player"."""
+        return position.strip("( ").split(" ", 1)[0]
+
+    def picture_svg(self, state: np.ndarray, caption: str = "") -> str | None:
+        """OPTIONAL, for games without a board (``grid`` gives None): an SVG picture of
+        the position, with ``caption`` under it, drawn instead of its text (Fair Shares
+        and Varied Pairs' heaps); None draws the text."""
+        return None
 
     def square_svg(self, state: np.ndarray, row: int, col: int, cx: float, cy: float,
                    cell: int) -> str | None:

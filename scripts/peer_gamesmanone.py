@@ -111,6 +111,10 @@ class Notation:
         rows = [cells[r * self.n:(r + 1) * self.n] for r in range(self.n)]
         return f"({self.turns[1 - self.turns.index(turn)]} {' '.join(rows)})"
 
+    def peer_query(self, text: str) -> str:
+        """What GamesmanOne's query helper is asked for our position: its formal position."""
+        return self.to_peer(text)
+
     def move_to_peer(self, name: str, position: str | None = None) -> str:
         """GamesmanOne's formal move of our move name (made at ``position``, which
         only games whose move names depend on the turn need)."""
@@ -607,6 +611,64 @@ class NeutronNotation(Notation):
         raise ValueError("a Neutron move's squares need the position (move_from_peer_at)")
 
 
+class FsvpNotation(Notation):
+    """Fair Shares and Varied Pairs: our ``(6 3 1)`` is GamesmanOne's ``{ 6, 3, 1, }``
+    (its PositionToString; the game has no formal positions). Our moves ``6/3`` (split
+    the heap of 6 into 3s) and ``6+3`` (unite 6 and 3) are its ``s 6 3`` and ``c 6 3``.
+    GamesmanOne's hash of a position is our index (both rank the partitions of n in
+    reverse lexicographic order), and the hash helper is asked by that number, so every
+    answer's position text checks the two numberings against each other."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self._game = None
+
+    def game(self):
+        if self._game is None:
+            from tiersolve.games import make_game
+
+            self._game = make_game("fsvp", size=self.n)
+        return self._game
+
+    @staticmethod
+    def heaps(text: str) -> list[int]:
+        body = text.strip()
+        if not (body.startswith("(") and body.endswith(")")):
+            raise ValueError(f"{text!r} is not a position (heap heap ...)")
+        return sorted((int(word) for word in body[1:-1].split()), reverse=True)
+
+    def to_peer(self, text: str) -> str:
+        return "{ " + "".join(f"{heap}, " for heap in self.heaps(text)) + "}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"\{ (\d+, )*\}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne fsvp position")
+        return "(" + " ".join(re.findall(r"\d+", formal)) + ")"
+
+    def peer_query(self, text: str) -> str:
+        """What the hash helper is asked: the position's hash, our index."""
+        return str(self.game().index(self.game().parse(text)))
+
+    def swap_colours(self, text: str) -> str:
+        return text  # no colours: the game is impartial
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        found = re.fullmatch(r"(\d+)([/+])(\d+)", name.strip())
+        if not found:
+            raise ValueError(f"{name!r} is not an fsvp move")
+        return f"{'s' if found[2] == '/' else 'c'} {found[1]} {found[3]}"
+
+    def move_from_peer(self, name: str) -> str:
+        found = re.fullmatch(r"([sc]) (\d+) (\d+)", name.strip())
+        if not found:
+            raise ValueError(f"{name!r} is not a GamesmanOne fsvp move")
+        return f"{found[2]}{'/' if found[1] == 's' else '+'}{found[3]}"
+
+
+#: GamesmanOne's fsvp sizes, in the order of its variant numbers.
+FSVP_SIZES = (4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 50, 60, 70, 80, 90, 100)
+
+
 @dataclass(frozen=True)
 class Case:
     """One game as both systems build it."""
@@ -622,6 +684,8 @@ class Case:
     solvable: bool = True    # whether GamesmanOne can solve it on this machine
     corners: tuple[str, ...] = ()  # positions always compared (with their twins): the
     #                                rules' corner cases, from docs/RULES.md's examples
+    by_hash: bool = False    # GamesmanOne has no formal positions for it (no UWAPI): asked
+    #                          by hash through the hash helper, and compared everywhere
 
     @property
     def peer_game(self) -> str:
@@ -631,6 +695,10 @@ class Case:
         """How many positions GamesmanOne's index holds (when its output does not say)."""
         if self.game == "quixo":
             return 2 * 3 ** (self.notation.n ** 2)
+        if self.game == "fsvp":
+            from tiersolve.hashers.partitions import partition_count
+
+            return partition_count(self.notation.n)
         if self.game == "dshogi":
             return dshogi_peer_positions()
         if self.game == "kaooa":
@@ -746,6 +814,15 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
         return Case("teeko-advanced" if advanced else "teeko", "teeko", ours, int(advanced),
                     TeekoNotation(), "GamesmanOne needs about 9 GiB and 20+ minutes",
                     options=(("size", 5), ("advanced", advanced)))
+    if game == "fsvp":
+        size = 10 if size is None else size
+        if size not in FSVP_SIZES:
+            raise Failure("fsvp --size must be one of GamesmanOne's sizes: "
+                          + ", ".join(map(str, FSVP_SIZES)))
+        return Case(f"fsvp{size}", "fsvp", ("--size", str(size)), FSVP_SIZES.index(size),
+                    FsvpNotation(size), options=(("size", size),), by_hash=True,
+                    note="GamesmanOne's regular solver; about 50 us a position on one core"
+                    if size >= 70 else "")
     if game in ("dshogi", "gobblet") and size is not None:
         raise Failure(f"{game} has one board; no --size")
     if game == "dshogi":
@@ -776,7 +853,8 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
         return Case("neutron", "neutron", (), 0, NeutronNotation(),
                     "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
                     solvable=False, corners=NEUTRON_CORNERS)
-    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa, allqueens or neutron")
+    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa, allqueens, "
+                  "neutron or fsvp")
 
 
 CASES = {
@@ -787,6 +865,7 @@ CASES = {
     "teeko-advanced": lambda: make_case("teeko", advanced=True),
     "dshogi": lambda: make_case("dshogi"),
     "kaooa": lambda: make_case("kaooa"),
+    **{f"fsvp{n}": (lambda n=n: make_case("fsvp", n)) for n in FSVP_SIZES},
 }
 
 
@@ -1190,13 +1269,147 @@ int main(int argc, char **argv) {
 """
 
 
+# The hash helper, for a regular game without formal positions (GamesmanOne's fsvp has
+# no UWAPI, so neither `query` nor the batch helper can take its positions): asked by
+# position hash, it answers from the game's own solver and gameplay functions and its
+# database, loaded whole.
+HASH_QUERY_C = r"""
+/* gamesman_hashquery, written by tiersolve's scripts/peer_gamesmanone.py: the
+ * answers of a solved regular GamesmanOne game that has no UWAPI (fsvp), asked
+ * by position hash (0 .. GetNumPositions - 1), with the database loaded whole.
+ * Usage: gamesman_hashquery DATA_PATH GAME VARIANT; then on stdin, per line:
+ * - a hash H: one line of JSON, with query's keys: "position" (the game's
+ *   PositionToString), "positionValue", "remoteness", "primitive" (Primitive's
+ *   verdict), "hash", and "moves", each {"move" (MoveToString), "position",
+ *   "hash", "positionValue", "remoteness"} of the child (values for the player
+ *   to move there), in GenerateMoves's order;
+ * - "digest FILE": writes FILE, one 16-byte record per position in hash order:
+ *   the value (int8, GamesmanOne's code), a zero byte, the remoteness (int16),
+ *   the number of moves (int32) and the sum of mix(child hash) over the moves
+ *   (uint64, mix = splitmix64's finalizer), then prints {"digest": N}. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/constants.h"
+#include "core/db/db_manager.h"
+#include "core/game_manager.h"
+#include "core/headless/hutils.h"
+#include "core/solvers/regular_solver/regular_solver.h"
+
+static const RegularSolverApi *api;
+static const Game *game;
+
+static uint64_t Mix(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static const char *ValueName(Value v) { return v < 0 ? "unsolved" : kValueStrings[v]; }
+
+static void PrintOne(Position p) {
+    char text[4096], move_text[64];
+    Move moves[kRegularSolverNumMovesMax];
+    game->gameplay_api->regular->PositionToString(p, text);
+    printf("{\"hash\": %lld, \"position\": \"%s\", \"positionValue\": \"%s\", "
+           "\"remoteness\": %d, \"primitive\": \"%s\", \"moves\": [", (long long)p, text,
+           ValueName(DbManagerGetValueFromLoaded(kDefaultTier, p)),
+           DbManagerGetRemotenessFromLoaded(kDefaultTier, p),
+           ValueName(api->Primitive(p)));
+    int count = api->Primitive(p) == kUndecided ? api->GenerateMoves(p, moves) : 0;
+    for (int i = 0; i < count; ++i) {
+        Position c = api->DoMove(p, moves[i]);
+        game->gameplay_api->common->MoveToString(moves[i], move_text);
+        game->gameplay_api->regular->PositionToString(c, text);
+        printf("%s{\"move\": \"%s\", \"hash\": %lld, \"position\": \"%s\", "
+               "\"positionValue\": \"%s\", \"remoteness\": %d}", i ? ", " : "", move_text,
+               (long long)c, text, ValueName(DbManagerGetValueFromLoaded(kDefaultTier, c)),
+               DbManagerGetRemotenessFromLoaded(kDefaultTier, c));
+    }
+    printf("]}\n");
+}
+
+static int Digest(const char *path) {
+    FILE *out = fopen(path, "wb");
+    if (out == NULL) return 1;
+    Move moves[kRegularSolverNumMovesMax];
+    int64_t n = api->GetNumPositions();
+    for (Position p = 0; p < n; ++p) {
+        unsigned char record[16] = {0};
+        int8_t value = (int8_t)DbManagerGetValueFromLoaded(kDefaultTier, p);
+        int16_t remoteness = (int16_t)DbManagerGetRemotenessFromLoaded(kDefaultTier, p);
+        int32_t count = api->Primitive(p) == kUndecided ? api->GenerateMoves(p, moves) : 0;
+        uint64_t sum = 0;
+        for (int i = 0; i < count; ++i) sum += Mix((uint64_t)api->DoMove(p, moves[i]));
+        memcpy(record, &value, 1);
+        memcpy(record + 2, &remoteness, 2);
+        memcpy(record + 4, &count, 4);
+        memcpy(record + 8, &sum, 8);
+        fwrite(record, 1, 16, out);
+    }
+    fclose(out);
+    printf("{\"digest\": %lld}\n", (long long)n);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT\n", argv[0]);
+        return 2;
+    }
+    /* What the game prints as it starts (fsvp: "setting size to N") goes to stderr. */
+    fflush(stdout);
+    int saved_stdout = dup(STDOUT_FILENO);
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    int error = HeadlessInitSolver(argv[2], atoi(argv[3]), argv[1]);
+    fflush(stdout);
+    dup2(saved_stdout, STDOUT_FILENO);
+    close(saved_stdout);
+    if (error != 0) return error;
+    game = GameManagerGetCurrentGame();
+    api = (const RegularSolverApi *)game->solver_api;
+    if (DbManagerLoadTier(kDefaultTier, api->GetNumPositions()) != 0) {
+        fprintf(stderr, "gamesman_hashquery: cannot load the database\n");
+        return 3;
+    }
+    char line[4096];
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        if (strncmp(line, "digest ", 7) == 0) {
+            if (Digest(line + 7) != 0) printf("{\"error\": 1}\n");
+        } else {
+            long long p = atoll(line);
+            if (p < 0 || p >= api->GetNumPositions()) {
+                printf("{\"error\": %d, \"position\": \"%s\"}\n", 11, line);
+            } else {
+                PrintOne((Position)p);
+            }
+        }
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+
+def hash_helper(binary: Path, quiet: bool = False) -> Path | None:
+    """The hash helper next to the binary (``HASH_QUERY_C``), compiled as the batch
+    query helper is; None if it cannot be made."""
+    return batch_helper(binary, quiet, "gamesman_hashquery", HASH_QUERY_C, with_query=False)
+
+
 def batch_helper(binary: Path, quiet: bool = False, name: str = "gamesman_batchquery",
-                 source_text: str | None = None) -> Path | None:
-    """The batch query helper next to the binary (or another helper ``name`` from
-    ``source_text``: the rules helper), compiled from the binary's CMake build tree
-    (<root>/bin/gamesman, <root>/build/src) if missing or older than the binary;
-    None (with a note) if it cannot be made."""
-    source_text = BATCH_QUERY_C if source_text is None else source_text
+                 source_text: str = BATCH_QUERY_C, with_query: bool = True) -> Path | None:
+    """The batch query helper next to the binary, compiled from the binary's CMake
+    build tree (<root>/bin/gamesman, <root>/build/src) if missing or older than the
+    binary; None (with a note) if it cannot be made."""
     helper = binary.parent / name
     stamp = binary.parent / f"{name}.c"  # the source it was built from
     if (helper.exists() and helper.stat().st_mtime >= binary.stat().st_mtime
@@ -1228,8 +1441,8 @@ def batch_helper(binary: Path, quiet: bool = False, name: str = "gamesman_batchq
         compile_cmd = [link[0], *shlex.split(flags.get("C_FLAGS", "")),
                        *shlex.split(flags.get("C_DEFINES", "")),
                        *shlex.split(flags.get("C_INCLUDES", "")), "-c", str(source), "-o", str(obj)]
-        link_cmd = [str(obj) if t == main_obj else t for t in link
-                    if not t.endswith("core/headless/hquery.c.o")]
+        link_cmd = [str(obj) if t == main_obj else t for t in link  # (hquery.c compiled in)
+                    if not (with_query and t.endswith("core/headless/hquery.c.o"))]
         link_cmd[link_cmd.index("-o") + 1] = str(helper)
         for command in (compile_cmd, link_cmd):
             run = subprocess.run(command, cwd=target.parent.parent, capture_output=True, text=True)
@@ -1545,6 +1758,9 @@ def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) ->
     else:
         tally.positions += 1
         tally.values[record.value] = tally.values.get(record.value, 0) + 1
+        if case.by_hash and peer.get("position") != formal:  # asked by our index
+            problems.append(f"our index {notation.peer_query(position)} is "
+                            f"{peer.get('position')} in GamesmanOne, not {formal}")
         theirs_value, theirs_rem = peer["positionValue"], peer["remoteness"]
         if theirs_value == "draw":
             tally.draw_remoteness.add(theirs_rem)
@@ -1585,6 +1801,133 @@ def compare(case: Case, position: str, ours: tuple, peer: dict, tally: Tally) ->
             "position": position, "peer_position": formal, "problems": problems,
             "ours": {"value": record.value, "remoteness": record.remoteness},
             "peer": {k: peer.get(k) for k in ("positionValue", "remoteness", "error")}})
+
+
+#: GamesmanOne's value codes (kLose, kDraw, kTie, kWin) as ours (tiersolve.values).
+PEER_VALUE_CODES = {1: 2, 2: 4, 3: 3, 4: 1}
+DIGEST_RECORD = [("value", "i1"), ("pad", "u1"), ("remoteness", "<i2"), ("moves", "<i4"),
+                 ("digest", "<u8")]
+
+
+def mix64(values):
+    """splitmix64's finalizer on a uint64 array (the hash helper's ``Mix``)."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        z = values.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def compare_every_position(db, case: Case, peer: PeerQuery, work: Path) -> dict:
+    """Every position of a game asked by hash (our index is GamesmanOne's hash): the
+    hash helper's digest file against our database: value, remoteness (not of draws),
+    the number of moves, and the sum of mix(child index) over the moves, which our
+    ``expand`` gives. Equal sums and counts mean the same children (up to a 64-bit
+    hash collision), so with every position's value equal, every move's is too."""
+    import numpy as np
+
+    from tiersolve.values import DRAW, VALUE_NAMES
+
+    path = work / f"{case.name}_digest.bin"
+    command = [str(peer.helper), peer.rel, case.peer_game, str(case.variant)]
+    run = subprocess.run(command, cwd=peer.cwd, input=f"digest {path}\n", capture_output=True,
+                         text=True)
+    if run.returncode != 0 or '"digest"' not in run.stdout:
+        raise Failure(f"the hash helper did not write {path}: {run.stderr.strip()[-200:]}")
+    theirs = np.fromfile(path, dtype=np.dtype(DIGEST_RECORD))
+    path.unlink()
+    game = db.game
+    if len(theirs) != db.size:
+        raise Failure(f"GamesmanOne has {len(theirs):,} positions, our database {db.size:,}")
+    problems, moves = [], 0
+    values: dict[str, int] = {}
+    chunk = 1 << 18
+    out = np.zeros((game.max_moves, 4), np.int64)
+    scratch = [np.zeros(game.state_size, np.int64) for _ in range(2)] + \
+        [np.zeros(game.max_moves, np.int64)]
+    for begin in range(0, db.size, chunk):
+        end = min(db.size, begin + chunk)
+        ours_value = db.value_array(begin, end).astype(np.int64)
+        ours_rem = db.remoteness_array(begin, end).astype(np.int64)
+        mine = theirs[begin:end]
+        peer_value = np.vectorize(PEER_VALUE_CODES.get, otypes=[np.int64])(mine["value"]) \
+            if len(mine) else np.zeros(0, np.int64)
+        counts, digests = fsvp_children_digests(game, begin, end, out, scratch)
+        moves += int(counts.sum())
+        for code in np.unique(ours_value):
+            name = VALUE_NAMES.get(int(code), str(code))
+            values[name] = values.get(name, 0) + int((ours_value == code).sum())
+        bad = (ours_value != peer_value) | ((ours_value != DRAW) & (ours_rem != mine["remoteness"])) \
+            | (counts != mine["moves"]) | (digests != mine["digest"])
+        for index in np.flatnonzero(bad)[:20 - len(problems)] if len(problems) < 20 else []:
+            i = begin + int(index)
+            position = game.position_text(0, i)
+            problems.append({
+                "position": position, "peer_position": case.notation.to_peer(position),
+                "problems": [f"every-position check at index {i}: ours value "
+                             f"{VALUE_NAMES.get(int(ours_value[index]))} "
+                             f"{int(ours_rem[index])} with {int(counts[index])} moves, "
+                             f"GamesmanOne value code {int(mine['value'][index])} "
+                             f"{int(mine['remoteness'][index])} with "
+                             f"{int(mine['moves'][index])} moves"
+                             + ("; the children differ" if digests[index] != mine["digest"][index]
+                                else "")],
+                "ours": {}, "peer": {}})
+        if bad.any() and len(problems) >= 20:
+            problems.append({"position": "...", "peer_position": "", "problems": [
+                f"{int(bad.sum())} in positions {begin}..{end - 1}"], "ours": {}, "peer": {}})
+    return {"positions": int(db.size), "moves": moves, "values": values,
+            "disagreement_list": problems}
+
+
+def fsvp_children_digests(game, begin: int, end: int, out, scratch) -> tuple:
+    """(move count, sum of mix(child index)) of our positions begin..end-1, from the
+    game's ``expand`` (a finished position has no moves)."""
+    import numpy as np
+
+    children, counts = _children_of(game, begin, end, out, scratch)
+    mixed = mix64(children)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    sums = np.zeros(end - begin, np.uint64)
+    has = counts > 0
+    if has.any():
+        sums[has] = np.add.reduceat(mixed, starts[has])
+    return counts, sums
+
+
+_CHILDREN_KERNEL = {}
+
+
+def _children_of(game, begin: int, end: int, out, scratch):
+    """Every child index of positions begin..end-1 of tier 0, flattened, and the
+    number of each position's moves."""
+    import numpy as np
+
+    kernel = _CHILDREN_KERNEL.get(game.name)
+    if kernel is None:
+        import numba
+
+        expand = game.functions.expand
+
+        @numba.njit
+        def kernel(data, begin, end, out, state, child, moves, children, counts):
+            used = 0
+            for local in range(begin, end):
+                count = expand(data, 0, local, out, state, child, moves)
+                count = max(count, 0)
+                counts[local - begin] = count
+                for k in range(count):
+                    children[used] = out[k, 1]
+                    used += 1
+            return used
+
+        _CHILDREN_KERNEL[game.name] = kernel
+    counts = np.zeros(end - begin, np.int64)
+    children = np.zeros((end - begin) * game.max_moves, np.int64)
+    used = kernel(game.data, begin, end, out, *scratch, children, counts)
+    return children[:used], counts
 
 
 def query_part(answer: dict) -> dict:
@@ -1628,10 +1971,16 @@ def agree(args: argparse.Namespace) -> int:
     if case.game in ("teeko", "dshogi"):
         print(f"note: {case.name}: {case.note} if it is not solved yet", file=sys.stderr)
     peer_solve(binary, peer_data, case)  # returns at once when already solved
-    helper = None if args.no_batch else batch_helper(binary)
+    if case.by_hash:  # no formal positions: only the hash helper can ask it
+        helper = None if args.no_batch else hash_helper(binary)
+        if helper is None:
+            raise Failure(f"{case.name}: GamesmanOne's query cannot read its positions; the "
+                          "hash helper is needed (a CMake build tree beside the binary)")
+    else:
+        helper = None if args.no_batch else batch_helper(binary)
     peer = PeerQuery(binary, peer_data, case, helper,
-                     None if args.peer_read == "open" else args.peer_read)
-    start_answer = peer.query_many([case.notation.to_peer(db.start)])[0]
+                     None if args.peer_read == "open" or case.by_hash else args.peer_read)
+    start_answer = peer.query_many([case.notation.peer_query(db.start)])[0]
     if start_answer.get("positionValue") in (None, "unsolved", "undecided"):
         raise Failure(f"GamesmanOne's database in {peer_data} does not answer {case.name}'s "
                       f"start ({start_answer}); is the solve complete?")
@@ -1712,10 +2061,10 @@ def agree(args: argparse.Namespace) -> int:
         add(case.notation.swap_colours(text))
 
     formal = [case.notation.to_peer(p) for p in order]
-    peer_answers = peer.query_many(formal)
+    peer_answers = peer.query_many([case.notation.peer_query(p) for p in order])
     # The helper against GamesmanOne's own query command, on a few positions.
     helper_checked, helper_differs = 0, []
-    if helper is not None and args.check_helper > 0:
+    if helper is not None and args.check_helper > 0 and not case.by_hash:
         picks = random.Random(args.seed).sample(range(len(order)),
                                                 min(args.check_helper, len(order)))
         direct = PeerQuery(binary, peer_data, case, None)
@@ -1731,6 +2080,9 @@ def agree(args: argparse.Namespace) -> int:
     tally = Tally()
     for position, answer in zip(order, peer_answers):
         compare(case, position, ours(position), answer, tally)
+    every = compare_every_position(db, case, peer, work) if case.by_hash else None
+    if every is not None:
+        tally.disagreements.extend(every.pop("disagreement_list"))
     seconds = time.monotonic() - started
 
     result = {
@@ -1745,6 +2097,7 @@ def agree(args: argparse.Namespace) -> int:
         "ours_inconsistent": len(inconsistent), "ours_inconsistent_list": inconsistent[:20],
         "disagreements": len(tally.disagreements), "seconds": round(seconds, 1),
         "batch_helper": helper is not None, "helper_checked_against_query": helper_checked,
+        **({"every_position": every} if every is not None else {}),
     }
     if args.json:
         print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
@@ -1764,7 +2117,15 @@ def agree(args: argparse.Namespace) -> int:
               + "); their values: "
               + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
         print(f"moves compared: {tally.moves:,}")
-        if helper is not None:
+        if every is not None:
+            print(f"every position: {every['positions']:,} compared (value, remoteness, and "
+                  f"the moves: {every['moves']:,}, by count and a digest of the children's "
+                  f"hashes); values: " + ", ".join(f"{v} {n:,}" for v, n in
+                                                    sorted(every['values'].items())))
+        if helper is not None and case.by_hash:
+            print("GamesmanOne answered through the hash helper (its game has no formal "
+                  "positions, so 'gamesman query' cannot be asked)")
+        elif helper is not None:
             print(f"GamesmanOne answered through the batch helper; {helper_checked} of its answers "
                   "checked against 'gamesman query': identical")
         if tally.refused:
@@ -2026,8 +2387,9 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
     a.add_argument("--game", required=True,
                    choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens",
-                            "neutron"))
-    a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: 5")
+                            "neutron", "fsvp"))
+    a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: "
+                   "5; fsvp: the tokens, one of GamesmanOne's sizes (default 10)")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "
                    "default WORK/tiersolve_<case>.h5)")

@@ -1,7 +1,8 @@
 """scripts/peer_gamesmanone.py's conversions between our notation and GamesmanOne's
 (docs/PEER.md), checked without GamesmanOne: positions and move names both ways for
-Quixo, Teeko, Dobutsu shogi, Gobblet Gobblers and All Queens Chess, the twins our
-indexes store under one index, and the sizes of GamesmanOne's indexes."""
+Quixo, Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron and Fair
+Shares and Varied Pairs, the twins our indexes store under one index, and the sizes of
+GamesmanOne's indexes."""
 
 from __future__ import annotations
 
@@ -225,3 +226,31 @@ def test_neutron_positions_and_moves():
     assert notation.move_from_peer_at("N U a5 DR", position) == "c3-c4,a5-e1"
     assert notation.move_to_peer("c3-e1", position) == "N DR"
     assert notation.move_from_peer_at("N DR", position) == "c3-e1"
+
+
+# -- Fair Shares and Varied Pairs (asked by hash: our index is GamesmanOne's hash) -----
+
+def test_fsvp_positions_moves_and_variants():
+    notation = peer.FsvpNotation(10)
+    assert notation.to_peer("(6 3 1)") == "{ 6, 3, 1, }"
+    assert notation.from_peer("{ 6, 3, 1, }") == "(6 3 1)"
+    assert notation.peer_query("(10)") == "0" and notation.peer_query("(9 1)") == "1"
+    assert notation.move_to_peer("6/3") == "s 6 3" and notation.move_to_peer("6+3") == "c 6 3"
+    assert notation.move_from_peer("s 10 5") == "10/5"
+    assert notation.move_from_peer("c 6 1") == "6+1"
+    with pytest.raises(ValueError):
+        notation.from_peer("1_XO")
+    case = peer.make_case("fsvp", 100)
+    assert (case.variant, case.peer_positions(), case.by_hash) == (15, 190_569_292, True)
+    assert peer.make_case("fsvp").variant == 6  # GamesmanOne's default, n = 10
+    with pytest.raises(peer.Failure):
+        peer.make_case("fsvp", 13)
+
+
+def test_digest_mix_is_splitmix64():
+    import numpy as np
+
+    # splitmix64's first output from seed 0, and the finalizer of 1
+    mixed = peer.mix64(np.array([0, 1], np.uint64))
+    assert int(mixed[0]) == 0xE220A8397B1DCDAF
+    assert int(mixed[1]) == 0x910A2DEC89025CC1

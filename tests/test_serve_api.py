@@ -499,8 +499,8 @@ def test_the_default_folder_is_where_builds_write(tmp_path, database, capsys, mo
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_games_board_draws_its_moves(name):
     """The page's board for each game's start, at its default options: well-formed
-    SVG, with a marker for every move but 1210's, Northcott's and Surround's (listed
-    only); a piece that moves has a ring to choose it by, and its moves go from the
+    SVG, with a marker for every move but 1210's, Northcott's, Surround's and Fair
+    Shares and Varied Pairs' (listed only); a piece that moves has a ring to choose it by, and its moves go from the
     square their name names first to the last (a piece placed from beside the board,
     Gobblet's ``S*b2``, from where it is drawn there, under column a for S)."""
     from xml.dom.minidom import parseString
@@ -515,7 +515,7 @@ def test_every_games_board_draws_its_moves(name):
     parseString(svg)
     drawn = sum(choice["on_board"] for choice in choices)
     assert svg.count('class="move-marker"') == drawn
-    assert drawn == (0 if name in ("1210", "northcott", "surround") else len(choices))
+    assert drawn == (0 if name in ("1210", "northcott", "surround", "fsvp") else len(choices))
     moving = [c for c in choices if c["shape"] and c["shape"]["kind"] == "move"]
     for choice in moving:
         squares = re.findall(r"[a-z]\d+", choice["move"])
@@ -525,7 +525,8 @@ def test_every_games_board_draws_its_moves(name):
     assert svg.count('class="source"') == len({c["shape"]["from"] for c in moving})
     kinds = {c["shape"]["kind"] for c in choices if c["shape"]}
     # (Teeko and Kaooa place their pieces before they move them)
-    assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "ttt": {"place"},
+    assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "fsvp": set(),
+                     "ttt": {"place"},
                      "teeko": {"place"}, "domineering": {"place"}, "kaooa": {"place"},
                      "pousse": {"push"}}.get(name, {"move"})
 

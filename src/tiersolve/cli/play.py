@@ -126,7 +126,7 @@ class Session:
     def player(self) -> str:
         """The player to move, by the turn letter of the notation: ``x (you)``."""
         who = "first" if self.side == 0 else "second"
-        turn = self.position.strip("( ").split()[0]
+        turn = self.db.game.turn_text(self.position) or f"{who} player"
         return f"{turn} ({'computer' if self.computer in ('both', who) else 'you'})"
 
     def _history_report(self):

@@ -540,6 +540,13 @@ def _turn(position: str) -> str:
     return position.strip("( ").split(" ", 1)[0]
 
 
+def _turn_name(game, position: str, plies: int) -> str:
+    """The player to move, as the position names them, or for a game whose texts name
+    no turn, by the moves played since the start shown (``first player`` after an even
+    number)."""
+    return game.turn_text(position) or ("first player" if plies % 2 == 0 else "second player")
+
+
 def _other_player(game, position: str) -> str | None:
     """The player not to move in ``position``, as texts name it (``o`` in ``(x ...)``):
     the turn letter of the position with the turn changed (every game's state vector
@@ -565,7 +572,7 @@ def game_result(game, position: str, value: str) -> str:
     >>> game_result(make_game("ttt", rows=3, cols=3), "(o xxx oo- ---)", "lose")
     'x wins'
     """
-    turn = _turn(position)
+    turn = game.turn_text(position) or "the player to move"
     if value == "win":
         return f"{turn} wins"
     if value == "lose":
@@ -617,7 +624,8 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
     try:
         record = db.lookup(start)
         trail = [{"position": record.position, "move": None, "value": record.value,
-                  "remoteness": record.remoteness, "turn": _turn(record.position)}]
+                  "remoteness": record.remoteness,
+                  "turn": _turn_name(game, record.position, 0)}]
         boards = {game.board_key(game.parse(record.position))} if repetition else set()
         repeated = None
         for number, move in enumerate(moves, start=1):
@@ -627,7 +635,8 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
             position = db.after(trail[-1]["position"], _checked_position(move))
             record = db.lookup(position)
             trail.append({"position": record.position, "move": move, "value": record.value,
-                          "remoteness": record.remoteness, "turn": _turn(record.position)})
+                          "remoteness": record.remoteness,
+                          "turn": _turn_name(game, record.position, number)})
             if repetition:
                 board = game.board_key(game.parse(position))
                 if board in boards:
@@ -641,7 +650,7 @@ def view_answer(served: Served, start: Any, moves: list[str]) -> dict[str, Any]:
                               "start": trail[0]["position"], "moves": list(moves),
                               "position": current["position"], "value": current["value"],
                               "remoteness": current["remoteness"], "note": "",
-                              "trail": trail}
+                              "trail": trail, "turn": current["turn"]}
     if repeated is not None:
         # the player who made it lost at once: the one to move now has won
         answer.update(value="win", remoteness=0, choices=[], over=True,

@@ -156,7 +156,7 @@ function drawControls() {
 }
 
 function drawStatus(view) {
-  const turn = view.position.replace(/^\(\s*/, "").split(" ")[0];
+  const turn = view.turn || view.position.replace(/^\(\s*/, "").split(" ")[0];
   let text = view.over ? `Game over: ${view.result}`  // the winner named: "o wins"
                        : `${turn} to move: ${valueText(view.value, view.remoteness)}`;
   if (view.note) text += ` (${view.note})`;

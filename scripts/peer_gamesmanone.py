@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo,
-Teeko, Dobutsu shogi, Gobblet Gobblers and Kaooa (docs/PEER.md: how to build
-GamesmanOne for this).
+Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron and
+Tic-Tac-Toe (docs/PEER.md: how to build GamesmanOne for this).
 
     python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
     python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
@@ -127,6 +127,11 @@ class Notation:
         """Our move name of GamesmanOne's formal move at our ``position`` (games whose
         peer names do not say where a piece stops, as Neutron's, need the position)."""
         return self.move_from_peer(name)
+
+    def clean_peer_answer(self, answer: dict) -> dict:
+        """GamesmanOne's answer as read, with known defects of its printing repaired
+        (only Tic-Tac-Toe's mtttier has one)."""
+        return answer
 
     def peer_refusal_reason(self, text: str) -> str | None:
         """Why GamesmanOne refuses a position we call legal, if that is a known and
@@ -475,6 +480,52 @@ class KaooaNotation(Notation):
         return f"{a}{'x' if (a, b) in self.jumps() else '-'}{b}"
 
 
+class TttNotation(Notation):
+    """Tic-Tac-Toe on the 3x3 board with diagonals (our ``ttt --rows 3 --cols 3
+    --diagonal``). Ours: ``(x --- --- ---)``, rows from the top, moves named by the
+    square of the new mark (``b2``).
+
+    GamesmanOne's ``mttt`` and ``mtttier`` share one formal position: the 9 cells
+    row-major from the top left, ``x``, ``o``, ``-`` (lower case), no turn (it
+    follows from the counts: x moves first); its formal move is the cell, 0-based
+    (``4``: our b2)."""
+
+    n = 3
+
+    def to_peer(self, text: str) -> str:
+        _, cells = _parse_text(text, "xo", "xo-", self.n)
+        return cells
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"[xo-]{9}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne Tic-Tac-Toe position")
+        xs, os_ = formal.count("x"), formal.count("o")
+        if xs not in (os_, os_ + 1):
+            raise ValueError(f"{formal!r}: x moves first, so x has as many marks as o or one more")
+        rows = [formal[r * 3:(r + 1) * 3] for r in range(3)]
+        return f"({'x' if xs == os_ else 'o'} {' '.join(rows)})"
+
+    def swap_colours(self, text: str) -> str:
+        return text  # the turn follows from the board: no twin under one index
+
+    def clean_peer_answer(self, answer: dict) -> dict:
+        # mtttier's TierPositionToFormalPosition copies a 9-character board that is
+        # not NUL-terminated, so its formal positions carry whatever bytes follow
+        # on the stack ("x--------\u0001"); the first 9 characters are the board.
+        for item in (answer, *answer.get("moves", [])):
+            if isinstance(item.get("position"), str):
+                item["position"] = item["position"][:9]
+        return answer
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        return str(_cell(name, self.n))
+
+    def move_from_peer(self, name: str) -> str:
+        if not re.fullmatch(r"\s*[0-8]\s*", name):
+            raise ValueError(f"{name!r} is not a GamesmanOne Tic-Tac-Toe move")
+        return _square(*divmod(int(name), self.n), self.n)
+
+
 class AllQueensNotation(Notation):
     """GamesmanOne's mallqueenschess has no formal positions (no UWAPI): the rules
     helper (``RULES_QUERY_C``) reads and writes its generic hash's boards as
@@ -682,6 +733,8 @@ class Case:
     peer_name: str = ""      # GamesmanOne's game name, if not ours
     options: tuple = ()      # our game options as (name, value) pairs, for make_game
     solvable: bool = True    # whether GamesmanOne can solve it on this machine
+    query_cli: bool = True   # whether 'gamesman query' answers it (mttt's UWAPI has no
+    #                          Primitive, so query refuses it; the batch helper fills it in)
     corners: tuple[str, ...] = ()  # positions always compared (with their twins): the
     #                                rules' corner cases, from docs/RULES.md's examples
     by_hash: bool = False    # GamesmanOne has no formal positions for it (no UWAPI): asked
@@ -705,6 +758,12 @@ class Case:
             # mkaooa's generic hash: 0-6 crows and 0-1 vulture on the 10 points, the
             # crows placed (0-6), both turns.
             return 2 * 7 * sum(math.comb(10, c) * (11 - c) for c in range(7))
+        if self.game == "ttt":
+            if self.peer_game == "mttt":
+                return 3 ** 9  # every board of 9 cells, the turn from the counts
+            # mtttier: a tier per marks placed t, x ceil(t/2) and o floor(t/2) of them
+            return sum(math.comb(9, (t + 1) // 2) * math.comb(9 - (t + 1) // 2, t // 2)
+                       for t in range(10))
         if self.game == "gobblet":
             # Each size's board: 0-2 pieces of each colour on 9 cells; both turns.
             per_size = sum(math.comb(9, x) * math.comb(9 - x, o)
@@ -798,7 +857,30 @@ NEUTRON_CORNERS = (
 )
 
 
-def make_case(game: str, size: int | None = None, advanced: bool = False) -> Case:
+#: GamesmanOne's two Tic-Tac-Toe games: mttt (its regular solver, one array of 3^9
+#: boards) and mtttier (its tier solver, a tier per marks placed).
+TTT_PEER_GAMES = ("mttt", "mtttier")
+
+
+def make_case(game: str, size: int | None = None, advanced: bool = False,
+              peer_game: str | None = None) -> Case:
+    if peer_game is not None and game != "ttt":
+        raise Failure("--peer-game chooses between GamesmanOne's two Tic-Tac-Toe games "
+                      "(--game ttt)")
+    if game == "ttt":
+        if size not in (None, 3):
+            raise Failure("GamesmanOne's Tic-Tac-Toe is on the 3x3 board only (--size 3)")
+        peer_game = peer_game or "mttt"
+        if peer_game not in TTT_PEER_GAMES:
+            raise Failure(f"--peer-game {peer_game!r}: GamesmanOne's Tic-Tac-Toe is "
+                          f"{' or '.join(TTT_PEER_GAMES)}")
+        # Standard Tic-Tac-Toe: our ttt on the 3x3 board with diagonal lines (its
+        # default is 3x4 without them).
+        return Case("ttt" if peer_game == "mttt" else "ttt-tier", "ttt",
+                    ("--rows", "3", "--cols", "3", "--diagonal"), 0, TttNotation(),
+                    peer_name=peer_game, query_cli=peer_game != "mttt",
+                    options=(("rows", 3), ("cols", 3), ("k", 3), ("diagonal", True),
+                             ("misere", False)))
     if game == "quixo":
         size = 4 if size is None else size
         if not 3 <= size <= 5:
@@ -854,7 +936,7 @@ def make_case(game: str, size: int | None = None, advanced: bool = False) -> Cas
                     "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
                     solvable=False, corners=NEUTRON_CORNERS)
     raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa, allqueens, "
-                  "neutron or fsvp")
+                  "neutron, fsvp or ttt")
 
 
 CASES = {
@@ -866,6 +948,8 @@ CASES = {
     "dshogi": lambda: make_case("dshogi"),
     "kaooa": lambda: make_case("kaooa"),
     **{f"fsvp{n}": (lambda n=n: make_case("fsvp", n)) for n in FSVP_SIZES},
+    "ttt": lambda: make_case("ttt"),
+    "ttt-tier": lambda: make_case("ttt", peer_game="mtttier"),
 }
 
 
@@ -1456,6 +1540,45 @@ def batch_helper(binary: Path, quiet: bool = False, name: str = "gamesman_batchq
     return helper
 
 
+#: The batch helper for a regular game whose UWAPI lacks Primitive (GamesmanOne
+#: v1.3.0's mttt: 'gamesman query mttt' says "missing UWAPI function definition"):
+#: the same program, with the game's UWAPI copied and its Primitive taken from the
+#: game's solver API (the same function type). Built under its own name so that the
+#: plain helper, shared with other comparisons, is left as it is.
+PRIMITIVE_FIX_C = BATCH_QUERY_C.replace(
+    """    bool is_tier_game;
+    int error = InitAndCheckGame(argv[2], atoi(argv[3]), argv[1], &is_tier_game);
+    if (error != 0) return error;
+    const Game *game = GameManagerGetCurrentGame();
+""", """    bool is_tier_game = false;
+    int error = HeadlessInitSolver(argv[2], atoi(argv[3]), argv[1]);
+    if (error != 0) return error;
+    /* this helper: the game's UWAPI with Primitive from its solver API */
+    static Game fixed_game;
+    static Uwapi fixed_uwapi;
+    static UwapiRegular fixed_regular;
+    const Game *game = GameManagerGetCurrentGame();
+    if (game->uwapi == NULL || game->uwapi->regular == NULL) return 2;
+    fixed_game = *game;
+    fixed_uwapi = *game->uwapi;
+    fixed_regular = *game->uwapi->regular;
+    if (fixed_regular.Primitive == NULL)
+        fixed_regular.Primitive = ((const RegularSolverApi *)game->solver_api)->Primitive;
+    fixed_uwapi.regular = &fixed_regular;
+    fixed_game.uwapi = &fixed_uwapi;
+    game = &fixed_game;
+""")
+assert PRIMITIVE_FIX_C != BATCH_QUERY_C
+
+
+def peer_helper(binary: Path, case: Case) -> Path | None:
+    """The batch query helper for a case: the plain one, or for a game 'gamesman
+    query' cannot read (mttt) the one that fills in its UWAPI's Primitive."""
+    if case.query_cli:
+        return batch_helper(binary)
+    return batch_helper(binary, name="gamesman_batchquery_primfix", source_text=PRIMITIVE_FIX_C)
+
+
 class PeerQuery:
     """Answers of GamesmanOne's ``query`` for formal positions: through the batch
     helper (one process), or one ``gamesman query`` process per position, two at a
@@ -1476,19 +1599,23 @@ class PeerQuery:
             return list(pool.map(self._one, positions))
 
     def _one(self, position: str) -> dict:
+        # A position that starts with "-" (Tic-Tac-Toe's "-ooxx-xxo") would be read as
+        # an option: "--" ends the options first.
         command = [str(self.binary), f"--data-path={self.rel}", "query", self.case.peer_game,
-                   str(self.case.variant), position]
-        run = subprocess.run(command, cwd=self.cwd, capture_output=True, text=True)
+                   str(self.case.variant), *(["--"] if position.startswith("-") else []),
+                   position]
+        run = subprocess.run(command, cwd=self.cwd, capture_output=True, text=True,
+                             errors="replace")
         if run.returncode != 0 or not run.stdout.strip():
             return {"error": run.returncode, "position": position, "stderr": run.stderr[-300:]}
-        return json.loads(run.stdout)
+        return self.case.notation.clean_peer_answer(json.loads(run.stdout))
 
     def _batch(self, positions: list[str]) -> list[dict]:
         command = [str(self.helper), self.rel, self.case.peer_game, str(self.case.variant),
                    *([self.mode] if self.mode else [])]
         proc = subprocess.Popen(command, cwd=self.cwd, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                bufsize=1 << 16)
+                                errors="replace", bufsize=1 << 16)
 
         def feed() -> None:
             try:
@@ -1502,7 +1629,7 @@ class PeerQuery:
         writer.start()
         answers = []
         for line in proc.stdout:
-            answers.append(json.loads(line))
+            answers.append(self.case.notation.clean_peer_answer(json.loads(line)))
         writer.join()
         code = proc.wait()
         if len(answers) != len(positions):
@@ -1941,7 +2068,7 @@ HELPER_KEYS = ("primitive", "legal")
 
 def agree(args: argparse.Namespace) -> int:
     binary = check_binary(args.gamesman)
-    case = make_case(args.game, args.size, args.advanced)
+    case = make_case(args.game, args.size, args.advanced, args.peer_game)
     if args.advanced and args.game != "teeko":
         raise Failure("--advanced is a Teeko option")
     work = Path(args.work).expanduser().resolve()
@@ -1964,7 +2091,8 @@ def agree(args: argparse.Namespace) -> int:
     if db.game.name != case.game or (
             case.game == "quixo" and options.get("size") != case.notation.n) or (
             case.game == "teeko" and (options.get("size", 5) != 5
-                                      or bool(options.get("advanced")) != args.advanced)):
+                                      or bool(options.get("advanced")) != args.advanced)) or (
+            case.game == "ttt" and any(options.get(k) != v for k, v in case.options)):
         raise Failure(f"{db_path} is a database of {db.game.describe()}, not {case.name}")
 
     peer_data = Path(args.peer_data).expanduser() if args.peer_data else work / "gamesman" / "data"
@@ -1977,7 +2105,13 @@ def agree(args: argparse.Namespace) -> int:
             raise Failure(f"{case.name}: GamesmanOne's query cannot read its positions; the "
                           "hash helper is needed (a CMake build tree beside the binary)")
     else:
-        helper = None if args.no_batch else batch_helper(binary)
+        if not case.query_cli and args.no_batch:
+            raise Failure(f"'gamesman query' cannot read {case.peer_game} (its UWAPI has no "
+                          "Primitive); leave out --no-batch")
+        helper = None if args.no_batch else peer_helper(binary, case)
+        if helper is None and not case.query_cli:
+            raise Failure(f"{case.peer_game} needs the batch helper (built from GamesmanOne's "
+                          "CMake build tree)")
     peer = PeerQuery(binary, peer_data, case, helper,
                      None if args.peer_read == "open" or case.by_hash else args.peer_read)
     start_answer = peer.query_many([case.notation.peer_query(db.start)])[0]
@@ -2049,13 +2183,13 @@ def agree(args: argparse.Namespace) -> int:
             sampled += 1
     if sampled < args.random_positions:
         print(f"note: found only {sampled} random legal positions", file=sys.stderr)
-    every = 0
+    listed_all = 0  # --all-positions: every legal position, asked one by one
     if args.all_positions:  # every legal position of our database, for a small game
         indices = stored if stored is not None else np.arange(db.size, dtype=np.int64)
         codes, _ = db.lookup_indices(indices)
         for position in db.positions(indices[(codes >= 1) & (codes <= 4)]):
             add(position)
-            every += 1
+            listed_all += 1
     for text in case.corners:  # the rules' corner cases, and their twins
         add(text)
         add(case.notation.swap_colours(text))
@@ -2064,7 +2198,7 @@ def agree(args: argparse.Namespace) -> int:
     peer_answers = peer.query_many([case.notation.peer_query(p) for p in order])
     # The helper against GamesmanOne's own query command, on a few positions.
     helper_checked, helper_differs = 0, []
-    if helper is not None and args.check_helper > 0 and not case.by_hash:
+    if helper is not None and args.check_helper > 0 and case.query_cli and not case.by_hash:
         picks = random.Random(args.seed).sample(range(len(order)),
                                                 min(args.check_helper, len(order)))
         direct = PeerQuery(binary, peer_data, case, None)
@@ -2090,7 +2224,7 @@ def agree(args: argparse.Namespace) -> int:
         "peer_variant": case.variant, "seed": args.seed,
         "random_games": args.random_games, "plies_played": plies_total,
         "positions_from_games": from_games, "random_positions": sampled,
-        "every_position": every,
+        "all_positions_listed": listed_all,
         "positions_compared": tally.positions, "moves_compared": tally.moves,
         "peer_refused_unreachable": tally.refused, "peer_refused_example": tally.refused_example,
         "values_compared": tally.values, "peer_draw_remoteness": sorted(tally.draw_remoteness),
@@ -2113,7 +2247,7 @@ def agree(args: argparse.Namespace) -> int:
               f"{args.random_games} random games of {plies_total:,} plies, {sampled:,} random "
               f"positions of our database"
               + (f", {2 * len(case.corners)} corner cases" if case.corners else "")
-              + (f", and every one of our {every:,} legal positions" if every else "")
+              + (f", and every one of our {listed_all:,} legal positions" if listed_all else "")
               + "); their values: "
               + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
         print(f"moves compared: {tally.moves:,}")
@@ -2125,6 +2259,10 @@ def agree(args: argparse.Namespace) -> int:
         if helper is not None and case.by_hash:
             print("GamesmanOne answered through the hash helper (its game has no formal "
                   "positions, so 'gamesman query' cannot be asked)")
+        elif helper is not None and not case.query_cli:
+            print(f"GamesmanOne answered through the batch helper (its UWAPI's missing "
+                  f"Primitive filled in); 'gamesman query' cannot read {case.peer_game}, so "
+                  "none checked against it")
         elif helper is not None:
             print(f"GamesmanOne answered through the batch helper; {helper_checked} of its answers "
                   "checked against 'gamesman query': identical")
@@ -2248,7 +2386,7 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
             raise Failure("All Queens Chess needs the rules helper, built from GamesmanOne's "
                           "CMake build tree")
     else:
-        helper = None if args.no_batch else batch_helper(binary)
+        helper = None if args.no_batch else peer_helper(binary, case)
     answers = PeerQuery(binary, empty, case, helper, "rules").query_many(
         [notation.to_peer(text) for text in order])
     shutil.rmtree(empty.parent, ignore_errors=True)
@@ -2387,10 +2525,13 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
     a.add_argument("--game", required=True,
                    choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens",
-                            "neutron", "fsvp"))
+                            "neutron", "fsvp", "ttt"))
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: "
                    "5; fsvp: the tokens, one of GamesmanOne's sizes (default 10)")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")
+    a.add_argument("--peer-game", choices=TTT_PEER_GAMES,
+                   help="with --game ttt (our 3x3 board with diagonals): GamesmanOne's "
+                        "regular-solver mttt (default) or its tier-solver mtttier")
     a.add_argument("--db", metavar="FILE", help="our database (built there if missing; "
                    "default WORK/tiersolve_<case>.h5)")
     a.add_argument("--peer-data", metavar="DIR", help="GamesmanOne's data directory (solved "

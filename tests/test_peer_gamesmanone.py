@@ -1,8 +1,8 @@
 """scripts/peer_gamesmanone.py's conversions between our notation and GamesmanOne's
 (docs/PEER.md), checked without GamesmanOne: positions and move names both ways for
-Quixo, Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron and Fair
-Shares and Varied Pairs, the twins our indexes store under one index, and the sizes of
-GamesmanOne's indexes."""
+Quixo, Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron, Fair
+Shares and Varied Pairs and Tic-Tac-Toe, the twins our indexes store under one index,
+and the sizes of GamesmanOne's indexes."""
 
 from __future__ import annotations
 
@@ -254,3 +254,48 @@ def test_digest_mix_is_splitmix64():
     mixed = peer.mix64(np.array([0, 1], np.uint64))
     assert int(mixed[0]) == 0xE220A8397B1DCDAF
     assert int(mixed[1]) == 0x910A2DEC89025CC1
+
+
+# -- Tic-Tac-Toe: GamesmanOne's mttt and mtttier (3x3 with diagonals) ------------------
+
+@pytest.mark.parametrize("ours, theirs", [
+    ("(x --- --- ---)", "---------"),
+    ("(o --- -x- ---)", "----x----"),
+    ("(x x-- -o- ---)", "x---o----"),
+    ("(o -oo xx- xxo)", "-ooxx-xxo"),
+    ("(o xox oxx oxo)", "xoxoxxoxo"),  # full: a tie
+])
+def test_ttt_positions_both_ways(ours, theirs):
+    notation = peer.TttNotation()
+    assert notation.to_peer(ours) == theirs
+    assert notation.from_peer(theirs) == ours  # the turn follows from the counts
+    assert notation.swap_colours(ours) == ours
+
+
+@pytest.mark.parametrize("ours, theirs", [("a3", "0"), ("b3", "1"), ("b2", "4"),
+                                          ("a1", "6"), ("c1", "8")])
+def test_ttt_moves_are_zero_based_cells(ours, theirs):
+    notation = peer.TttNotation()
+    assert notation.move_to_peer(ours) == theirs
+    assert notation.move_from_peer(theirs) == ours
+
+
+@pytest.mark.parametrize("bad", ["1_---------", "xx-------", "X--------", "--------"])
+def test_ttt_bad_peer_positions_are_refused(bad):
+    with pytest.raises(ValueError):
+        peer.TttNotation().from_peer(bad)
+
+
+def test_ttt_cases_and_mtttier_answers_cleaned():
+    plain, tier = peer.CASES["ttt"](), peer.CASES["ttt-tier"]()
+    assert (plain.peer_game, tier.peer_game) == ("mttt", "mtttier")
+    assert plain.ours == tier.ours == ("--rows", "3", "--cols", "3", "--diagonal")
+    assert not plain.query_cli and tier.query_cli
+    assert plain.peer_positions() == 19_683 and tier.peer_positions() == 6_046
+    with pytest.raises(peer.Failure):
+        peer.make_case("quixo", 3, peer_game="mtttier")
+    # mtttier prints its 9-character boards without their end: the rest is cut off.
+    answer = {"position": "x--------\x01", "moves": [{"position": "xo-------\x05\x7f"}]}
+    cleaned = peer.TttNotation().clean_peer_answer(answer)
+    assert cleaned["position"] == "x--------"
+    assert cleaned["moves"][0]["position"] == "xo-------"

@@ -240,6 +240,7 @@ def test_an_empty_no_color_leaves_colour_on(monkeypatch):
 
 def test_play_with_a_file_of_another_game_says_what_to_do(database, capsys):
     path = str(database("northcott", rows=3, cols=6).path)
+    capsys.readouterr()  # the build's own lines (its compile, on a cold kernel cache)
     code, _, err = command(["play", "ttt", "--db", path], capsys)
     line = one_line_error(code, err, "tiersolve play")
     assert "holds northcott 3x6, not ttt 3x4" in line and "pass its path" not in line

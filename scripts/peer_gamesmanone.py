@@ -862,6 +862,11 @@ NEUTRON_CORNERS = (
 TTT_PEER_GAMES = ("mttt", "mtttier")
 
 
+#: The games both systems have: ``make_case``'s and ``agree --game``'s names.
+PEER_GAMES = ("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens", "neutron", "fsvp",
+              "ttt")
+
+
 def make_case(game: str, size: int | None = None, advanced: bool = False,
               peer_game: str | None = None) -> Case:
     if peer_game is not None and game != "ttt":
@@ -935,8 +940,7 @@ def make_case(game: str, size: int | None = None, advanced: bool = False,
         return Case("neutron", "neutron", (), 0, NeutronNotation(),
                     "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
                     solvable=False, corners=NEUTRON_CORNERS)
-    raise Failure(f"unknown game {game!r}: quixo, teeko, dshogi, gobblet, kaooa, allqueens, "
-                  "neutron, fsvp or ttt")
+    raise Failure(f"unknown game {game!r}: {', '.join(PEER_GAMES[:-1])} or {PEER_GAMES[-1]}")
 
 
 CASES = {
@@ -2524,8 +2528,7 @@ def parser() -> argparse.ArgumentParser:
                "--size 4 --db db/quixo_4.h5 --peer-data ~/g1/data")
     a.add_argument("gamesman", metavar="GAMESMAN_BINARY", help="GamesmanOne's bin/gamesman")
     a.add_argument("--game", required=True,
-                   choices=("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens",
-                            "neutron", "fsvp", "ttt"))
+                   choices=PEER_GAMES)
     a.add_argument("--size", type=int, help="Quixo's board size, 3 to 5 (default 4); Teeko: "
                    "5; fsvp: the tokens, one of GamesmanOne's sizes (default 10)")
     a.add_argument("--advanced", action="store_true", help="Teeko's advanced variant")

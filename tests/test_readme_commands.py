@@ -188,10 +188,10 @@ def examples_of(page: str) -> list[str]:
     return found
 
 
-def help_examples() -> dict[str, str]:
-    """Every example of every --help page, once, with the page that gives it first."""
+def help_examples(pages: dict[str, str]) -> dict[str, str]:
+    """Every example of the --help ``pages``, once, with the page that gives it first."""
     examples: dict[str, str] = {}
-    for page, text in help_pages().items():
+    for page, text in pages.items():
         for example in examples_of(text):
             examples.setdefault(example, page)
     return examples
@@ -214,18 +214,19 @@ def example_runs(examples: dict[str, str]) -> dict[str, list[str]]:
     return runs
 
 
-HELP_EXAMPLES = help_examples()
+HELP_PAGES = help_pages()
+HELP_EXAMPLES = help_examples(HELP_PAGES)
 EXAMPLE_RUNS = example_runs(HELP_EXAMPLES)
 
 
 def test_every_help_page_gives_examples_of_every_game():
     from tiersolve.cli.build import build_main
 
-    pages = help_pages()
     for name in GAMES:  # the script's page of a game: the same examples, by the script
         page = help_text(build_main, [name, "--help"], "build_db.py")
+        command_page = HELP_PAGES[f"tiersolve build {name} --help"]
         assert examples_of(page) == [example.replace("tiersolve build", "python scripts/build_db.py")
-                                     for example in examples_of(pages[f"tiersolve build {name} --help"])]
+                                     for example in examples_of(command_page)]
     assert len(HELP_EXAMPLES) >= 20 and all(name in " ".join(HELP_EXAMPLES) for name in GAMES)
     assert sum(len(run) for run in EXAMPLE_RUNS.values()) == len(HELP_EXAMPLES)
     assert len(EXAMPLE_RUNS) > len(GAMES)  # side by side: at least the plans

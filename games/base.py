@@ -363,14 +363,20 @@ class _FromSpec:
     def __get__(self, game: Any, owner: type | None = None) -> Any:
         if game is None:
             return self
-        value = getattr(game.spec, self.name)
-        if self.name == "data" and callable(value):  # made on first use (GameSpec.data)
-            return game._made_data()
-        return value
+        return getattr(game.spec, self.name)
 
     def __set__(self, game: Any, value: Any) -> None:
         raise AttributeError(f"{type(game).__name__}.{self.name} comes from the GameSpec that "
                              "build() returns")
+
+
+class _DataFromSpec(_FromSpec):
+    """``Game.data``: the spec's arrays, or, when the spec gives a function that makes
+    them (``GameSpec.data``), what it makes, made once."""
+
+    def __get__(self, game: Any, owner: type | None = None) -> Any:
+        value = super().__get__(game, owner)
+        return game._made_data() if game is not None and callable(value) else value
 
 
 @jit
@@ -587,7 +593,7 @@ class Game:
     board_of_points: ClassVar[bool] = False
 
     tiers = _FromSpec()
-    data = _FromSpec()
+    data = _DataFromSpec()
     state_size = _FromSpec()
     max_moves = _FromSpec()
     loopy = _FromSpec()

@@ -478,10 +478,10 @@ class Surakarta(PieceCountGame):
     #: Boards whose every position is compared with tests/reference (tests/test_crosscheck.py).
     reference_boards = (
         {"size": 4, "max_pieces": 2}, {"size": 4, "max_pieces": 2, "symmetry": True},
-        {"size": 5, "max_pieces": 1}, {"size": 4, "max_pieces": 3},
+        {"size": 5, "max_pieces": 1},
     )
-    #: The same on the full board, a minute: pytest -m slow.
-    slow_reference_boards = ({"size": 6, "max_pieces": 2},)
+    #: Three pieces a side (46 s) and the full board (a minute): pytest -m slow.
+    slow_reference_boards = ({"size": 4, "max_pieces": 3}, {"size": 6, "max_pieces": 2})
 
     def build(self) -> GameSpec:
         size = self.options["size"]

@@ -76,7 +76,8 @@ def build_parser(prog: str = "build_db.py", only: str | None = None,
         run.add_argument("--quiet", action="store_true", help="no progress bars")
         run.add_argument("--json", action="store_true",
                          help="print the build report (or, with --plan, the plan) as JSON "
-                              "instead of text; implies --quiet")
+                              "on standard output instead of text (progress stays on standard "
+                              "error: add --quiet for none)")
     return parser
 
 
@@ -90,7 +91,7 @@ def _build_reachable(prog: str, game, args: argparse.Namespace) -> int:
     try:
         with stopping_on_signals():  # SIGTERM as Ctrl-C; neither is lost (solver.interrupts)
             report = build_reachable(game, args.out, starts=args.start,
-                                     progress=not (args.quiet or args.json), force=args.force,
+                                     progress=not args.quiet, force=args.force,
                                      overwrite=args.overwrite, restart=args.restart,
                                      threads=args.threads)
     except ValueError as error:  # BuildRefused, a bad start
@@ -202,7 +203,7 @@ def build_main(argv: Sequence[str] | None = None, prog: str = "build_db.py") -> 
     try:
         with stopping_on_signals():  # SIGTERM as Ctrl-C; neither is lost (solver.interrupts)
             report = build_database(game, args.out, start=args.start, threads=args.threads,
-                                    progress=not (args.quiet or args.json), force=args.force,
+                                    progress=not args.quiet, force=args.force,
                                     restart=args.restart, overwrite=args.overwrite,
                                     workers=args.workers, scheduler=args.scheduler,
                                     work_dir=args.work_dir, worker_memory=args.worker_memory,

@@ -61,7 +61,8 @@ def evaluate_parser(prog: str = "tiersolve evaluate") -> argparse.ArgumentParser
                         help="draw the blunder rate by remoteness, each agent in its colour, "
                              "above the moves it is of (needs matplotlib)")
     parser.add_argument("--json", action="store_true",
-                        help="print JSON instead of text (implies --quiet)")
+                        help="print JSON on stdout instead of text (progress stays on "
+                             "stderr: add --quiet for none)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -90,7 +91,7 @@ def evaluate_main(argv: Sequence[str] | None = None, prog: str = "tiersolve eval
         for spec in args.agent:
             evaluation = openspiel.evaluate(
                 args.database, spec, games=args.games, from_start=args.from_start,
-                game=args.game, seed=args.seed, progress=not (args.quiet or args.json))
+                game=args.game, seed=args.seed, progress=not args.quiet)
             evaluations.append(evaluation)
             if not args.json:
                 print(evaluation.text() + ("\n" if len(agents) > 1 else ""), flush=True)

@@ -2160,13 +2160,17 @@ def agree(args: argparse.Namespace) -> int:
     sampled = 0
     attempts = 0
     inconsistent: list[str] = []
+    picked: set[int] = set()  # each index counts once, however often it is drawn
     while sampled < args.random_positions and attempts < 200:
         attempts += 1
         want = max(64, 4 * (args.random_positions - sampled))
         picks = nprng.integers(0, population, size=want)
         indices = stored[picks] if stored is not None else picks
         codes, _ = db.lookup_indices(indices)
-        keep = np.unique(indices[(codes >= 1) & (codes <= 4)])[: args.random_positions - sampled]
+        fresh = [i for i in np.unique(indices[(codes >= 1) & (codes <= 4)]).tolist()
+                 if i not in picked]
+        keep = np.array(fresh[: args.random_positions - sampled], dtype=np.int64)
+        picked.update(keep.tolist())
         for index, position in zip(keep, db.positions(keep)):
             # The index's position, or its colour twin (our indexes store a position
             # and the one with the players exchanged under one index, and decode
@@ -2331,9 +2335,14 @@ def random_index_positions(game, notation: Notation, count: int, seed: int) -> t
     found: list[str] = []
     tried = 0
     size = game.size
-    while len(found) < count and tried < 200 * max(count, 1):
+    drawn: set[int] = set()  # each index counts once, however often it is drawn
+    while len(found) < count and tried < 200 * max(count, 1) and len(drawn) < size:
         tried += 1
-        state = game.state_at(rng.randrange(size))
+        index = rng.randrange(size)
+        if index in drawn:
+            continue
+        drawn.add(index)
+        state = game.state_at(index)
         if game.primitive_value(state) == ILLEGAL:
             continue
         text = game.format(state)

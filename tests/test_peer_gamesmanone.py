@@ -299,3 +299,15 @@ def test_ttt_cases_and_mtttier_answers_cleaned():
     cleaned = peer.TttNotation().clean_peer_answer(answer)
     assert cleaned["position"] == "x--------"
     assert cleaned["moves"][0]["position"] == "xo-------"
+
+
+def test_random_index_positions_are_distinct_and_stop_when_the_index_runs_out():
+    """Asked for more random positions than the index holds, rules-only sampling gives
+    each legal position once (it used to count repeated draws towards the number)."""
+    from tiersolve.games import make_game
+
+    case = peer.make_case("fsvp", 4)
+    game = make_game(case.game, **dict(case.options))
+    texts, tried = peer.random_index_positions(game, case.notation, 10_000, seed=3)
+    assert len(texts) == len(set(texts)) and 0 < len(texts) <= game.size
+    assert tried < 1_000  # it stops once every index was drawn, not after 200 x 10,000

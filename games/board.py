@@ -24,7 +24,8 @@ PIECE_COLOURS = {
 #: Letters drawn on pieces whose colour alone does not tell them apart.
 LABELLED = set("LRKNkn")
 #: Marks drawn as their letter, as the text notation writes them (Tic-Tac-Toe's and
-#: Pousse's x and o, Surround's grown cells), not as discs of a colour.
+#: Pousse's x and o, Surround's grown cells), not as discs of a colour, unless the
+#: game gives them one (``Game.piece_colours``).
 MARKS = set("xo")
 #: A cell covered by a domino (Domineering), drawn as a filled square.
 COVERED = "#"
@@ -224,7 +225,7 @@ def board_svg(game: Game, position: str, caption: str = "", cell: int = BOARD_CE
             if ch in (EMPTY, NO_POINT):
                 continue
             cx, cy = x + cell // 2, y + cell // 2
-            if ch in MARKS:
+            if ch in MARKS and ch not in type(game).piece_colours:  # a game may colour them
                 parts.append(f'<text x="{cx}" y="{cy + cell // 4}" font-size="{int(cell * 0.8)}" '
                              f'text-anchor="middle" fill="#222">{ch}</text>')
                 continue

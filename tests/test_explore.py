@@ -307,6 +307,17 @@ def test_boards_show_marks_by_their_letter_and_the_whole_caption():
     assert sorted(t for t in texts if t in ("x", "o")) == ["o", "x"] and caption in texts
 
 
+def test_a_game_that_colours_its_marks_draws_them_as_discs(monkeypatch):
+    from tiersolve.games.board import board_svg
+
+    game = make_game("ttt")
+    monkeypatch.setattr(type(game), "piece_colours", {"x": "#bf3f1f"})
+    root = ElementTree.fromstring(board_svg(game, "(x ---- x--- --o-)"))
+    discs = [e.get("fill") for e in root.iter() if e.tag.endswith("circle")]
+    texts = [e.text for e in root.iter() if e.tag.endswith("text")]
+    assert discs == ["#bf3f1f"] and "o" in texts  # x coloured as asked, o still its letter
+
+
 def test_library_mistakes_are_tiersolve_errors(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(MissingDatabaseError, match="no game is called 'chess'"):

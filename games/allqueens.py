@@ -124,17 +124,32 @@ def encode(data, state):
     return tier, local >> 1
 
 
+#: ``_opening``'s verdict when the position is stored and open: its moves follow.
+OPEN = 1
+
+
+@jit
+def _opening(data, local):
+    """The queens of ``local`` (mover's, other's) and what ``expand`` returns if it
+    stops here: -NONCANONICAL, 0 for an illegal position, -value of an ended game, or
+    ``OPEN``."""
+    mover, other, _, canonical = decode_board(data.board, 0, local << 1)
+    if not canonical:
+        return mover, other, -np.int64(NONCANONICAL)
+    value = outcome(data.lines, mover, other)
+    if value == ILLEGAL:
+        return mover, other, np.int64(0)
+    if value != UNDECIDED:
+        return mover, other, -np.int64(value)
+    return mover, other, np.int64(OPEN)
+
+
 @jit
 def expand(data, tier, local, out, state, child, moves):
     board = data.board
-    mover, other, _, canonical = decode_board(board, 0, local << 1)
-    if not canonical:
-        return -np.int64(NONCANONICAL)
-    value = outcome(data.lines, mover, other)
-    if value == ILLEGAL:
-        return 0
-    if value != UNDECIDED:
-        return -np.int64(value)
+    mover, other, verdict = _opening(data, local)
+    if verdict != OPEN:
+        return verdict
     empty = full_mask(data.params[CELLS]) & ~(mover | other)
     # The child as its mover sees it: the other's queens are its "black" cells.
     board_images(board, other, state)
@@ -165,14 +180,9 @@ def expand_leaving(data, tier, local, out, state, child, moves):
     so only positions whose other's queens have a symmetry rank their children, to
     count the distinct ones."""
     board = data.board
-    mover, other, _, canonical = decode_board(board, 0, local << 1)
-    if not canonical:
-        return -np.int64(NONCANONICAL), np.int64(-1)
-    value = outcome(data.lines, mover, other)
-    if value == ILLEGAL:
-        return np.int64(0), np.int64(-1)
-    if value != UNDECIDED:
-        return -np.int64(value), np.int64(-1)
+    mover, other, verdict = _opening(data, local)
+    if verdict != OPEN:
+        return verdict, np.int64(-1)
     empty = full_mask(data.params[CELLS]) & ~(mover | other)
     board_images(board, other, state)
     known = canonical_black(board, state)

@@ -1023,7 +1023,7 @@ class Game:
     def parse_board(self, text: str, turns: str, symbols: str) -> tuple[int, list[int]]:
         """The turn (its index in ``turns``) and cell codes (indices in ``symbols``, text
         order) of a ``(T row row ...)`` position; ValueError naming what is wrong."""
-        turn, *rows = self.split_position(text, self.default_start())
+        turn, *rows = self.split_position(text)
         if len(turn) != 1 or turn not in turns:
             case = " (the notation is lower case)" if turn.lower() in turns else ""
             raise ValueError(f"the turn in {text!r} must be {' or '.join(turns)}, got {turn!r}{case}")
@@ -1038,11 +1038,17 @@ class Game:
         board = "".join([symbols[v] for v in cells])
         return f"({head} " + " ".join(board[i:i + cols] for i in range(0, len(board), cols)) + ")"
 
-    def split_position(self, text: str, example: str) -> list[str]:
-        """The words of ``(T word word ...)``; ValueError naming the expected shape."""
+    def split_position(self, text: str, example: str | None = None) -> list[str]:
+        """The words of ``(T word word ...)``; ValueError naming the expected shape,
+        with ``example`` (default: the start) as what a position looks like."""
+        stripped = text.strip() if isinstance(text, str) else ""
+        if stripped.startswith("(") and stripped.endswith(")"):
+            words = stripped[1:-1].split()
+            if words:
+                return words
+        example = self.default_start() if example is None else example  # only for the message
         if not isinstance(text, str):
             raise ValueError(f"a {self.title} position is a string like {example}, got {text!r}")
-        stripped = text.strip()
         if stripped.startswith("(") and ")" in stripped and not stripped.endswith(")"):
             extra = stripped[stripped.index(")") + 1:].strip()
             raise ValueError(f"unexpected text {extra!r} after the position in {text!r}; a "
@@ -1050,10 +1056,7 @@ class Game:
         if not (stripped.startswith("(") and stripped.endswith(")")):
             raise ValueError(f"a {self.title} position looks like {example}; "
                              f"got {text!r} (missing parentheses)")
-        words = stripped[1:-1].split()
-        if not words:
-            raise ValueError(f"empty position {text!r}; a {self.title} position looks like {example}")
-        return words
+        raise ValueError(f"empty position {text!r}; a {self.title} position looks like {example}")
 
     def check_rows(self, rows: list[str], text: str, alphabet: str) -> None:
         """Row count, row widths and cell characters of a board text."""

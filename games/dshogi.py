@@ -644,7 +644,7 @@ class DobutsuShogi(Game):
 
     # -- text ---------------------------------------------------------------------------
     def parse(self, text: str) -> np.ndarray:
-        words = self.split_position(text, self.default_start())
+        words = self.split_position(text)
         if len(words) != 6:
             raise OtherBoardError(
                 f"a {self.title} position is the Lion of the player to move, four rows of "

@@ -312,7 +312,7 @@ class Fsvp(Game):
 
     def parse(self, text: str) -> np.ndarray:
         n = self.options["size"]
-        words = self.split_position(text, self.default_start())
+        words = self.split_position(text)
         for word in words:
             if not word.isdigit() or not word.isascii():
                 raise ValueError(f"the heaps of {text!r} are whole numbers of tokens, got "

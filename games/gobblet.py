@@ -442,7 +442,7 @@ class Gobblet(Game):
         return "(x " + " ".join(["/".join([empty] * SIDE)] * SIDE) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        words = self.split_position(text, self.default_start())
+        words = self.split_position(text)
         sizes, pieces = self.options["sizes"], self.options["pieces"]
         turn, rows = words[0], words[1:]
         if turn not in ("x", "o"):

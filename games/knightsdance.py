@@ -299,7 +299,7 @@ class KnightsDance(Game):
 
     def parse(self, text: str) -> np.ndarray:
         rows, cols = self.options["rows"], self.options["cols"]
-        words = self.split_position(text, self.default_start())
+        words = self.split_position(text)
         if len(words) != 7:
             raise ValueError(f"a {self.title} position is (T R C WK BK WN BN), e.g. "
                                  f"{self.default_start()}; got {text!r}")

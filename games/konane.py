@@ -27,6 +27,7 @@ order; cells in text order: 0 empty, 1 white, 2 black).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -354,11 +355,17 @@ class Konane(Game):
         rows, cols = self.options["rows"], self.options["cols"]
         return ((rows - 1 - cell // cols) + cell % cols) % 2 == 0
 
+    @cached_property
+    def _cell_colours(self) -> str:
+        """``w`` or ``b`` for each cell in text order: the colour of the piece it may hold."""
+        return "".join("w" if self._cell_is_white(c) else "b"
+                       for c in range(self.options["rows"] * self.options["cols"]))
+
     def default_start(self) -> str:
         rows, cols = self.options["rows"], self.options["cols"]
         if (rows, cols) == (3, 4):
             return '(w "" wbwb bwb- w-wb)'
-        cells = ["w" if self._cell_is_white(c) else "b" for c in range(rows * cols)]
+        cells = list(self._cell_colours)
         cells[(rows - 1) * cols] = cells[(rows - 1) * cols + 1] = "-"  # a1 and b1
         return '(w "" ' + " ".join("".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)) + ")"
 
@@ -367,7 +374,7 @@ class Konane(Game):
 
     def parse(self, text: str) -> np.ndarray:
         rows, cols = self.options["rows"], self.options["cols"]
-        turn, *words = self.split_position(text, self.default_start())
+        turn, *words = self.split_position(text)
         if turn not in ("w", "b"):
             raise ValueError(f"the turn in {text!r} must be w or b, got {turn!r}")
         if not words:
@@ -375,14 +382,13 @@ class Konane(Game):
         landed_word, *board = words
         self.check_rows(board, text, SYMBOLS)
         mover = 0 if turn == "w" else 1
-        cells = []
-        for c, symbol in enumerate("".join(board)):
-            white = self._cell_is_white(c)
-            if symbol != "-" and (symbol == "w") != white:
+        symbols = "".join(board)
+        for c, (symbol, own) in enumerate(zip(symbols, self._cell_colours)):
+            if symbol != "-" and symbol != own:
                     raise ValueError(f"{text!r} has {symbol} on {self._square_name(c)}, a "
-                                     f"{'white' if white else 'black'} cell: a cell holds only its "
-                                     "own colour or is empty")
-            cells.append(SYMBOLS.index(symbol))
+                                     f"{'white' if own == 'w' else 'black'} cell: a cell holds "
+                                     "only its own colour or is empty")
+        cells = [SYMBOLS.index(symbol) for symbol in symbols]
         landed = -1
         if landed_word != '""':
             try:

@@ -389,7 +389,7 @@ class Neutron(Game):
         return "(x " + " ".join(self._start_rows()) + ")"
 
     def parse(self, text: str) -> np.ndarray:
-        words = self.split_position(text, self.default_start())
+        words = self.split_position(text)
         rows, cols = self.options["rows"], self.options["cols"]
         again = len(words) == rows + 2 and words[1] == "again"
         if len(words) != rows + 1 + again:

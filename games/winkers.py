@@ -28,6 +28,7 @@ only the tiers after K moves or more: an endgame table, the tiers solved first.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
@@ -50,6 +51,7 @@ X_TURN, O_TURN = 0, 1
 HALF = 10
 
 
+@lru_cache(maxsize=None)
 def hexagon(side: int) -> list[tuple[int, int]]:
     """The points of a hexagon of ``side`` points a side, as axial (q, r), row r
     from the top, q from the left within a row: the points' order."""
@@ -57,12 +59,14 @@ def hexagon(side: int) -> list[tuple[int, int]]:
     return [(q, r) for r in range(-s, s + 1) for q in range(max(-s, -s - r), min(s, s - r) + 1)]
 
 
+@lru_cache(maxsize=None)
 def row_lengths(side: int) -> list[int]:
     """The number of points of each row, top down (3, 4, 5, 4, 3 for side 3)."""
     s = side - 1
     return [2 * s + 1 - abs(r) for r in range(-s, s + 1)]
 
 
+@lru_cache(maxsize=None)
 def lines(side: int) -> list[tuple[int, int, int]]:
     """Every three points in a row along the hexagon's three directions."""
     points = hexagon(side)
@@ -76,6 +80,7 @@ def lines(side: int) -> list[tuple[int, int, int]]:
     return found
 
 
+@lru_cache(maxsize=None)
 def full_lines(side: int) -> list[list[int]]:
     """The hexagon's straight lines of two or more points (for the drawing)."""
     points = hexagon(side)
@@ -273,10 +278,13 @@ class Winkers(Game):
 
     tester_boards = ({"size": 2, "neutrals": 2, "winks": 2},
                      {"size": 2, "neutrals": 3, "winks": 3, "symmetry": True},
-                     {"size": 2, "neutrals": 4, "winks": 4, "from_move": 9})
-    reference_boards = ({"size": 2, "neutrals": 3, "winks": 3},
-                        {"size": 2, "neutrals": 4, "winks": 3, "symmetry": True})
-    slow_reference_boards = ({"size": 2, "neutrals": 4, "winks": 4},)
+                     {"size": 2, "neutrals": 4, "winks": 4, "from_move": 11})
+    reference_boards = ({"size": 2, "neutrals": 3, "winks": 3, "symmetry": True},
+                        {"size": 2, "neutrals": 4, "winks": 4, "from_move": 11})
+    #: The same, half a minute each: pytest -m slow.
+    slow_reference_boards = ({"size": 2, "neutrals": 3, "winks": 3},
+                             {"size": 2, "neutrals": 4, "winks": 3, "symmetry": True},
+                             {"size": 2, "neutrals": 4, "winks": 4})
 
     # -- the index ----------------------------------------------------------------------
     def counts(self) -> list[tuple[int, int, int]]:
@@ -434,10 +442,9 @@ class Winkers(Game):
                              f"the game; this endgame table (--from-move "
                              f"{self.options['from_move']}) starts after "
                              f"{self.options['from_move']}")
-        for side in (turn,):
-            if any(all(board[q] == side for q in trio) for trio in lines(self.options["size"])):
-                return (f"{side} is to move with three winks in a row: the game ended "
-                        f"when they were placed")
+        if any(all(board[q] == turn for q in trio) for trio in lines(self.options["size"])):
+            return (f"{turn} is to move with three winks in a row: the game ended when they "
+                    f"were placed")
         return None
 
     def explain_illegal(self, state: np.ndarray) -> str:

@@ -149,16 +149,6 @@ def _has_line(data, mask):
 
 
 @jit(forceinline=True)
-def _local(data, x, o, occupied, wx, wo, n):
-    """The index in its tier of one board (``occupied``: every nonempty point)."""
-    xo = x | o
-    winks_in = extract_bits(xo, occupied)
-    x_in = extract_bits(x, xo)
-    local = rank_subset(occupied) * data.binomial[n, wx + wo] + rank_subset(winks_in)
-    return local * data.binomial[wx + wo, wx] + rank_subset(x_in)
-
-
-@jit(forceinline=True)
 def _image(data, s, mask):
     return data.low_images[s, mask & ((1 << HALF) - 1)] | data.high_images[s, mask >> HALF]
 
@@ -183,17 +173,29 @@ def decode(data, tier, local, state):
 def encode(data, state):
     x, o, c = state[1], state[2], state[3]
     wx, wo = popcount(x), popcount(o)
-    occupied = x | o | c
+    xo = x | o
+    occupied = xo | c
     n = popcount(occupied)
     tier = data.tier_of[wx, wo, n]
-    best = _local(data, x, o, occupied, wx, wo, n)
+    # The index orders boards by (occupied, winks among them, x among the winks), each
+    # a colex rank, and colex order is the order of the masks as numbers: the class's
+    # smallest index is the image with the smallest masks, ranked once.
+    best_occupied, best_winks, best_x = occupied, extract_bits(xo, occupied), extract_bits(x, xo)
     if data.params[SYMMETRY_FIELD]:
         for s in range(1, data.low_images.shape[0]):
-            local = _local(data, _image(data, s, x), _image(data, s, o),
-                           _image(data, s, occupied), wx, wo, n)
-            if local < best:
-                best = local
-    return tier, best
+            image = _image(data, s, occupied)
+            if image > best_occupied:
+                continue
+            image_xo = _image(data, s, xo)
+            winks = extract_bits(image_xo, image)
+            if image == best_occupied and winks > best_winks:
+                continue
+            x_in = extract_bits(_image(data, s, x), image_xo)
+            if image == best_occupied and winks == best_winks and x_in >= best_x:
+                continue
+            best_occupied, best_winks, best_x = image, winks, x_in
+    local = rank_subset(best_occupied) * data.binomial[n, wx + wo] + rank_subset(best_winks)
+    return tier, local * data.binomial[wx + wo, wx] + rank_subset(best_x)
 
 
 @jit(forceinline=True)

@@ -36,11 +36,11 @@ import numpy as np
 
 from tiersolve.bits import deposit_bits, extract_bits, lowest_bit, popcount
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
-from tiersolve.games.base import PLACE, Game, GameFunctions, GameSpec, MoveSketch, Option
+from tiersolve.games.base import PLACE, Game, GameFunctions, GameSpec, MoveSketch, Option, add_move
 from tiersolve.hashers.combinations import rank_subset, unrank_subset
 from tiersolve.hashers.tiers import TierLayout
 from tiersolve.jit import jit
-from tiersolve.values import ILLEGAL, LOSE, TIE, UNDECIDED, WIN
+from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, TIE, UNDECIDED, WIN
 
 #: The registry's name for this game (``tiersolve.games`` finds the game by this line).
 NAME = "winkers"
@@ -169,12 +169,11 @@ def decode(data, tier, local, state):
     state[3] = occupied & ~xo
 
 
-@jit
-def encode(data, state):
-    x, o, c = state[1], state[2], state[3]
+@jit(forceinline=True)
+def _encode_masks(data, x, o, occupied):
+    """(tier, local) of the board of x's winks ``x``, o's ``o``, the points ``occupied``."""
     wx, wo = popcount(x), popcount(o)
     xo = x | o
-    occupied = xo | c
     n = popcount(occupied)
     tier = data.tier_of[wx, wo, n]
     # The index orders boards by (occupied, winks among them, x among the winks), each
@@ -196,6 +195,11 @@ def encode(data, state):
             best_occupied, best_winks, best_x = image, winks, x_in
     local = rank_subset(best_occupied) * data.binomial[n, wx + wo] + rank_subset(best_winks)
     return tier, local * data.binomial[wx + wo, wx] + rank_subset(best_x)
+
+
+@jit
+def encode(data, state):
+    return _encode_masks(data, state[1], state[2], state[1] | state[2] | state[3])
 
 
 @jit(forceinline=True)
@@ -241,9 +245,8 @@ def do_move(data, state, move, child):
     return 0
 
 
-@jit
-def primitive(data, state, count):
-    turn, x, o, c = state[0], state[1], state[2], state[3]
+@jit(forceinline=True)
+def _verdict(data, turn, x, o, count):
     mine, theirs = (x, o) if turn == X_TURN else (o, x)
     if _has_line(data, mine):
         return ILLEGAL  # the game ended when that line was made
@@ -254,6 +257,57 @@ def primitive(data, state, count):
     if count == 0:
         return WIN  # GamesmanOne's rule: a player who cannot move wins
     return UNDECIDED
+
+
+@jit
+def primitive(data, state, count):
+    return _verdict(data, state[0], state[1], state[2], count)
+
+
+@jit
+def expand(data, tier, local, out, state, child, moves):
+    """The composition of the five functions, at once; under ``--symmetry`` an index
+    whose occupied points have a smaller image is known NONCANONICAL before the rest
+    of it is decoded (most are)."""
+    wx, wo, n = data.tier_key[tier, 0], data.tier_key[tier, 1], data.tier_key[tier, 2]
+    winks = wx + wo
+    per_occupied = data.binomial[n, winks] * data.binomial[winks, wx]
+    occupied = unrank_subset(local // per_occupied, n, data.params[CELLS_FIELD])
+    symmetric = data.params[SYMMETRY_FIELD]
+    if symmetric:
+        for s in range(1, data.low_images.shape[0]):
+            if _image(data, s, occupied) < occupied:
+                return -np.int64(NONCANONICAL)
+    rest = local % per_occupied
+    xo = deposit_bits(unrank_subset(rest // data.binomial[winks, wx], winks, n), occupied)
+    x = deposit_bits(unrank_subset(rest % data.binomial[winks, wx], wx, winks), xo)
+    o = xo & ~x
+    c = occupied & ~xo
+    if symmetric and _encode_masks(data, x, o, occupied)[1] != local:
+        return -np.int64(NONCANONICAL)
+    turn = (winks + n) & 1
+    made = (winks + n + 1) // 2 if turn == X_TURN else (winks + n) // 2
+    mine = wx if turn == X_TURN else wo
+    allowed = 0
+    if made - mine < data.params[NEUTRALS_FIELD]:
+        allowed |= ((np.int64(1) << data.params[CELLS_FIELD]) - 1) & ~occupied
+    if mine < data.params[WINKS_FIELD]:
+        allowed |= c
+    code = _verdict(data, turn, x, o, popcount(allowed))
+    if code != UNDECIDED:
+        return -np.int64(code)
+    count = 0
+    while allowed:
+        point = lowest_bit(allowed)
+        allowed &= allowed - 1
+        bit = np.int64(1) << point
+        if c & bit:
+            child_tier, child_local = _encode_masks(data, x | bit if turn == X_TURN else x,
+                                                    o if turn == X_TURN else o | bit, occupied)
+        else:
+            child_tier, child_local = _encode_masks(data, x, o, occupied | bit)
+        count = add_move(out, count, child_tier, child_local, point)
+    return count
 
 
 MOVE_NAME = re.compile(r"[1-9][0-9]?")
@@ -272,7 +326,7 @@ class Winkers(Game):
         Option("symmetry", bool, False,
                "store one position of each class under the hexagon's 12 symmetries"),
     )
-    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive)
+    functions = GameFunctions(decode, encode, generate_moves, do_move, primitive, expand=expand)
     state_fields = ("turn (0 = x), the masks of x's winks, o's winks and uncovered "
                     "checkers (bit p: point p + 1)")
     board_of_points = True

@@ -1935,6 +1935,14 @@ class Tally:
     disagreements: list = field(default_factory=list)
 
 
+def print_disagreements(tally: Tally) -> None:
+    """Each disagreement: the position in both notations, then its problems."""
+    for item in tally.disagreements:
+        print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
+        for problem in item["problems"]:
+            print(f"    {problem}")
+
+
 def ours_database(args: argparse.Namespace, case: Case, work: Path) -> Path:
     path = Path(args.db).expanduser() if args.db else work / f"tiersolve_{case.name}.h5"
     if not path.exists():
@@ -2317,10 +2325,7 @@ def agree(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
     else:
-        for item in tally.disagreements:
-            print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
-            for problem in item["problems"]:
-                print(f"    {problem}")
+        print_disagreements(tally)
         print(f"{case.name}: start {db.start} = {answers[db.start][0].value} "
               f"{answers[db.start][0].remoteness}; GamesmanOne {start_answer['positionValue']} "
               f"{start_answer['remoteness']}")
@@ -2426,10 +2431,7 @@ def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> in
     if args.json:
         print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
     else:
-        for item in tally.disagreements:
-            print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
-            for problem in item["problems"]:
-                print(f"    {problem}")
+        print_disagreements(tally)
         print(f"{case.name}: GamesmanOne has solved {len(names)} tiers; {len(tiers)} of them "
               f"are in our {db.game.describe()} ({', '.join(solved[keys[t]] for t in tiers)})"
               + (f"; not in ours: {', '.join(missing)}" if missing else ""))

@@ -125,3 +125,18 @@ def test_the_hexagon_is_drawn():
     assert svg.count('rx="14"') == 19  # a round spot a point
     assert svg.count('class="board-path"') == 15  # five rows, five lines slanting each way
     assert svg.count('class="point-name"') == 19
+
+
+def test_the_peer_scripts_notation():
+    from test_peer_gamesmanone import peer
+
+    case = peer.make_case("winkers")
+    notation = case.notation
+    assert case.peer_positions() == 255_779_610_746 and not case.solvable
+    assert notation.to_peer("(x --- ---- ----- ---- ---)") == "-------------------_10_10"
+    assert notation.to_peer("(o xc- ---- ----- ---- ---)") == "XC-----------------_9_9"
+    assert notation.from_peer("XC-----------------_9_9") == "(o xc- ---- ----- ---- ---)"
+    with pytest.raises(ValueError, match="do not follow"):
+        notation.from_peer("XC-----------------_9_8")
+    assert notation.move_to_peer("7") == "6" and notation.move_from_peer("18") == "19"
+    assert notation.tier_key("7X_8O_10CX_9CO") == (7, 8, 19)

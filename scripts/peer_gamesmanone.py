@@ -2420,12 +2420,15 @@ def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> in
         compare(case, position, (db.lookup(position), db.moves(position)), answer, tally)
         name = solved[keys[db.game.tiers.locate(index)[0]]]
         per_tier[name] = per_tier.get(name, 0) + 1
+    finished = compare_finished_tiers(args, case, peer, [solved[key] for key in solved
+                                                         if key not in keys], tally, per_tier)
     seconds = time.monotonic() - started
     result = {"case": case.name, "ours": str(args.db), "ours_options": db.game.flags(),
               "peer_data": str(peer_data), "peer_tiers_solved": len(names),
               "tiers_compared": len(tiers), "peer_solved_tiers_not_in_ours": missing,
               "positions_compared": tally.positions, "moves_compared": tally.moves,
               "values_compared": tally.values, "positions_per_tier": per_tier,
+              "finished_positions_of_tiers_not_in_ours": finished,
               "disagreements": len(tally.disagreements), "seed": args.seed,
               "seconds": round(seconds, 1)}
     if args.json:
@@ -2435,11 +2438,48 @@ def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> in
         print(f"{case.name}: GamesmanOne has solved {len(names)} tiers; {len(tiers)} of them "
               f"are in our {db.game.describe()} ({', '.join(solved[keys[t]] for t in tiers)})"
               + (f"; not in ours: {', '.join(missing)}" if missing else ""))
+        if finished:
+            print(f"and {finished:,} random finished positions of the tiers not in ours, "
+                  "by our rules (value and remoteness 0, no moves)")
         print(f"positions compared: {tally.positions:,} random legal positions of those tiers; "
               f"their values: " + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
         print(f"moves compared: {tally.moves:,}")
         print(f"disagreements: {len(tally.disagreements):,}   ({seconds:.0f} s)")
     return 1 if tally.disagreements else 0
+
+
+def compare_finished_tiers(args: argparse.Namespace, case: Case, peer: PeerQuery,
+                           names: list[str], tally: Tally, per_tier: dict) -> int:
+    """GamesmanOne's solved tiers that our endgame table does not hold: their random
+    positions that our rules call finished (value for the player to move, remoteness
+    0, no moves), compared without a database of ours; returns how many."""
+    from types import SimpleNamespace
+
+    from tiersolve.games import make_game
+    from tiersolve.values import ILLEGAL, UNDECIDED, VALUE_NAMES
+
+    if not names:
+        return 0
+    game = make_game(case.game)
+    tier_of = {tuple(int(v) for v in key): t for t, key in enumerate(game.tiers.keys)}
+    rng = random.Random(args.seed)
+    texts, records, tiers_of = [], [], []
+    for name in names:
+        tier = tier_of[case.notation.tier_key(name)]
+        size = int(game.tier_sizes[tier])
+        for _ in range(args.random_positions // len(names)):
+            state = game.state_at(game.tiers.global_index(tier, rng.randrange(size)))
+            code = game.primitive_value(state)
+            if code in (ILLEGAL, UNDECIDED):
+                continue
+            texts.append(game.format(state))
+            records.append(SimpleNamespace(value=VALUE_NAMES[code], remoteness=0))
+            tiers_of.append(name)
+    answers = peer.query_many([case.notation.peer_query(text) for text in texts])
+    for text, record, name, answer in zip(texts, records, tiers_of, answers):
+        compare(case, text, (record, []), answer, tally)
+        per_tier[name] = per_tier.get(name, 0) + 1
+    return len(texts)
 
 
 def our_primitive(game, state) -> str | None:

@@ -233,8 +233,10 @@ def plan_report(game: Game, threads: int | None = None) -> dict:
               "memory_available_bytes": memory_available()}
     rate = getattr(game, "measured_rate", None)  # (positions a second, where measured)
     if rate:
+        largest = int(np.argmax(game.tier_sizes))
         report.update(measured_rate=rate[0], measured_on=rate[1],
-                      planned_seconds=game.size / rate[0])
+                      planned_seconds=game.size / rate[0], largest_tier=largest,
+                      largest_tier_positions=int(game.tier_sizes[largest]))
     return report
 
 
@@ -245,7 +247,8 @@ def plan(game: Game, threads: int | None = None) -> str:
             f"{plural(game.tiers.count, 'tier')}, {report['solver']} solver, about "
             f"{human_bytes(report['planned_peak_bytes'])} of memory "
             f"({human_bytes(report['memory_available_bytes'])} available)"
-            + (f", about {report['planned_seconds'] / 3600:,.1f} hours on one core at "
+            + (f", its largest tier {report['largest_tier_positions']:,} positions, about "
+               f"{report['planned_seconds'] / 3600:,.1f} hours on one core at "
                f"{report['measured_rate'] / 1e6:.2f} M positions/s (measured on "
                f"{report['measured_on']})" if "planned_seconds" in report else ""))
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare tiersolve with GamesmanOne, the GamesCrafters' C tier solver, on Quixo,
-Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron and
-Tic-Tac-Toe (docs/PEER.md: how to build GamesmanOne for this).
+Teeko, Dobutsu shogi, Gobblet Gobblers, Kaooa, All Queens Chess, Neutron, Winkers
+and Tic-Tac-Toe (docs/PEER.md: how to build GamesmanOne for this).
 
     python scripts/peer_gamesmanone.py bench PEER/bin/gamesman --cases quixo3,quixo4
     python scripts/peer_gamesmanone.py agree PEER/bin/gamesman --game quixo --size 4
@@ -480,6 +480,67 @@ class KaooaNotation(Notation):
         return f"{a}{'x' if (a, b) in self.jumps() else '-'}{b}"
 
 
+class WinkersNotation(Notation):
+    """Winkers. Ours: ``(x --- ---- ----- ---- ---)``: the player to move, then the 19
+    points row by row (``-``, ``c`` a checker, ``x``/``o`` a wink); the checkers each
+    side has placed follow from the board (docs/RULES.md). Moves: the point, 1-19.
+
+    GamesmanOne's formal position ``<19 points>_<x's checkers left>_<o's checkers
+    left>``, the points ``-``, ``C``, ``X``, ``O`` in the same order; its formal move
+    the point, 0-18."""
+
+    def parse(self, text: str) -> tuple[str, str]:
+        turn, *rows = _words(text, 6, "Winkers (x and five rows)")
+        board = "".join(rows)
+        if turn not in "xo" or [len(r) for r in rows] != [3, 4, 5, 4, 3] or \
+                set(board) - set("-cxo"):
+            raise ValueError(f"{text!r} is not a Winkers position like "
+                             "(x --- ---- ----- ---- ---)")
+        return turn, board
+
+    def to_peer(self, text: str) -> str:
+        turn, board = self.parse(text)
+        moves = len(board) - board.count("-") + board.count("x") + board.count("o")
+        x_left = 10 - ((moves + 1) // 2 - board.count("x"))
+        o_left = 10 - (moves // 2 - board.count("o"))
+        return f"{board.upper()}_{x_left}_{o_left}"
+
+    def from_peer(self, formal: str) -> str:
+        match = re.fullmatch(r"([-CXO]{19})_(\d+)_(\d+)", formal)
+        if not match:
+            raise ValueError(f"{formal!r} is not a GamesmanOne Winkers position")
+        board = match.group(1).lower()
+        moves = len(board) - board.count("-") + board.count("x") + board.count("o")
+        rows = [board[a:b] for a, b in ((0, 3), (3, 7), (7, 12), (12, 16), (16, 19))]
+        text = f"({'xo'[moves % 2]} {' '.join(rows)})"
+        if self.to_peer(text) != formal:
+            raise ValueError(f"{formal!r}: its checkers left do not follow from its board")
+        return text
+
+    def swap_colours(self, text: str) -> str:
+        return text  # x moves first: no twin
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        if not re.fullmatch(r"\d+", name.strip()) or not 1 <= int(name) <= 19:
+            raise ValueError(f"{name!r} is not a Winkers move (a point 1-19)")
+        return str(int(name) - 1)
+
+    def move_from_peer(self, name: str) -> str:
+        if not re.fullmatch(r"\s*\d+\s*", name) or not 0 <= int(name) <= 18:
+            raise ValueError(f"{name!r} is not a GamesmanOne Winkers move")
+        return str(int(name) + 1)
+
+    @staticmethod
+    def tier_key(tier_name: str) -> tuple[int, int, int] | None:
+        """Our tier key (x winks, o winks, checkers on the board) of GamesmanOne's tier
+        name ``<x winks>X_<o winks>O_<x checkers>CX_<o checkers>CO``."""
+        match = re.fullmatch(r"(\d+)X_(\d+)O_(\d+)CX_(\d+)CO", tier_name)
+        if not match:
+            return None
+        wx, wo, nx, no = map(int, match.groups())
+        return wx, wo, nx + no
+
+
 class TttNotation(Notation):
     """Tic-Tac-Toe on the 3x3 board with diagonals (our ``ttt --rows 3 --cols 3
     --diagonal``). Ours: ``(x --- --- ---)``, rows from the top, moves named by the
@@ -754,6 +815,8 @@ class Case:
             return partition_count(self.notation.n)
         if self.game == "dshogi":
             return dshogi_peer_positions()
+        if self.game == "winkers":
+            return 255_779_610_746  # its solver: "915 tiers ... of total size 255779610746"
         if self.game == "kaooa":
             # mkaooa's generic hash: 0-6 crows and 0-1 vulture on the 10 points, the
             # crows placed (0-6), both turns.
@@ -857,6 +920,11 @@ NEUTRON_CORNERS = (
 )
 
 
+#: Winkers' corner cases (docs/RULES.md): a line just made; x to move with its ten
+#: checkers all covered by o's winks, so without a move (a win for x).
+WINKERS_CORNERS = ("(o xxx cccc c---- ---- ---)", "(x oo- oo-o ---oo oo-o ---)")
+
+
 #: GamesmanOne's two Tic-Tac-Toe games: mttt (its regular solver, one array of 3^9
 #: boards) and mtttier (its tier solver, a tier per marks placed).
 TTT_PEER_GAMES = ("mttt", "mtttier")
@@ -864,7 +932,7 @@ TTT_PEER_GAMES = ("mttt", "mtttier")
 
 #: The games both systems have: ``make_case``'s and ``agree --game``'s names.
 PEER_GAMES = ("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens", "neutron", "fsvp",
-              "ttt")
+              "winkers", "ttt")
 
 
 def make_case(game: str, size: int | None = None, advanced: bool = False,
@@ -940,6 +1008,13 @@ def make_case(game: str, size: int | None = None, advanced: bool = False,
         return Case("neutron", "neutron", (), 0, NeutronNotation(),
                     "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
                     solvable=False, corners=NEUTRON_CORNERS)
+    if game == "winkers":
+        if size is not None:
+            raise Failure("winkers has one board in GamesmanOne; no --size")
+        return Case("winkers", "winkers", (), 0, WinkersNotation(),
+                    "GamesmanOne's tier solver: 2.56e11 positions in 915 tiers, days here; "
+                    "compare its solved tiers with --solved-tiers", solvable=False,
+                    corners=WINKERS_CORNERS)
     raise Failure(f"unknown game {game!r}: {', '.join(PEER_GAMES[:-1])} or {PEER_GAMES[-1]}")
 
 
@@ -1860,6 +1935,14 @@ class Tally:
     disagreements: list = field(default_factory=list)
 
 
+def print_disagreements(tally: Tally) -> None:
+    """Each disagreement: the position in both notations, then its problems."""
+    for item in tally.disagreements:
+        print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
+        for problem in item["problems"]:
+            print(f"    {problem}")
+
+
 def ours_database(args: argparse.Namespace, case: Case, work: Path) -> Path:
     path = Path(args.db).expanduser() if args.db else work / f"tiersolve_{case.name}.h5"
     if not path.exists():
@@ -2083,6 +2166,8 @@ def agree(args: argparse.Namespace) -> int:
     require_tiersolve(PROG)
     if args.rules_only:
         return agree_rules(args, case, binary, work)
+    if args.solved_tiers:
+        return agree_solved_tiers(args, case, binary)
     if not case.solvable:
         raise Failure(f"{case.name}: {case.note}; compare the rules with --rules-only")
     import numpy as np
@@ -2244,10 +2329,7 @@ def agree(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
     else:
-        for item in tally.disagreements:
-            print(f"DISAGREE {item['position']}  (GamesmanOne {item['peer_position']})")
-            for problem in item["problems"]:
-                print(f"    {problem}")
+        print_disagreements(tally)
         print(f"{case.name}: start {db.start} = {answers[db.start][0].value} "
               f"{answers[db.start][0].remoteness}; GamesmanOne {start_answer['positionValue']} "
               f"{start_answer['remoteness']}")
@@ -2284,6 +2366,124 @@ def agree(args: argparse.Namespace) -> int:
                 print(f"    {line}")
         print(f"disagreements: {len(tally.disagreements):,}   ({seconds:.0f} s)")
     return 1 if tally.disagreements or inconsistent else 0
+
+
+def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> int:
+    """--solved-tiers (Winkers): GamesmanOne's tier solver, stopped part way, has
+    solved some tiers (those solved first, at the end of the game); compare random
+    legal positions of our endgame database (``--db``, built with ``--from-move``)
+    that lie in those tiers, value and remoteness and every move's, with its answers
+    from ``--peer-data``."""
+    import numpy as np
+
+    from tiersolve.databases import open_database
+
+    if not args.db or not args.peer_data:
+        raise Failure("--solved-tiers needs --db (our endgame table) and --peer-data "
+                      "(GamesmanOne's data directory, some of its tiers solved)")
+    if not hasattr(case.notation, "tier_key"):
+        raise Failure(f"--solved-tiers is for Winkers, not {case.name}")
+    db = open_database(Path(args.db).expanduser())
+    if db.game.name != case.game:
+        raise Failure(f"{args.db} is a database of {db.game.describe()}, not {case.name}")
+    peer_data = Path(args.peer_data).expanduser()
+    arraydb = peer_data / case.peer_game / str(case.variant) / "arraydb"
+    names = sorted(path.name.split(".")[0] for path in arraydb.glob("*.adb*"))
+    solved = {case.notation.tier_key(name): name for name in names}
+    keys = [tuple(int(v) for v in key) for key in db.game.tiers.keys]
+    tiers = [t for t, key in enumerate(keys) if key in solved]
+    missing = sorted(name for key, name in solved.items() if key not in keys)
+    if not tiers:
+        raise Failure(f"none of GamesmanOne's {len(names)} solved tiers in {arraydb} is in "
+                      f"{args.db}")
+    sizes = np.array([db.game.tiers.sizes[t] for t in tiers], np.int64)
+    offsets = db.game.tiers.offsets
+    nprng = np.random.default_rng(args.seed)
+    chosen: list[int] = []
+    attempts = 0
+    while len(chosen) < args.random_positions and attempts < 200:
+        attempts += 1
+        picks = nprng.integers(0, int(sizes.sum()), size=4 * args.random_positions)
+        where = np.searchsorted(np.cumsum(sizes), picks, side="right")
+        indices = offsets[np.array(tiers)[where]] + picks - np.concatenate(([0], np.cumsum(sizes)))[where]
+        codes, _ = db.lookup_indices(indices)
+        for index in indices[(codes >= 1) & (codes <= 4)]:
+            if int(index) not in chosen and len(chosen) < args.random_positions:
+                chosen.append(int(index))
+    chosen.sort()  # by tier: GamesmanOne's helper keeps a few tiers loaded
+    positions = db.positions(np.array(chosen, np.int64))
+    started = time.monotonic()
+    helper = peer_helper(binary, case)
+    if helper is None:
+        raise Failure("--solved-tiers needs the batch helper (GamesmanOne's CMake build tree)")
+    peer = PeerQuery(binary, peer_data, case, helper)
+    answers = peer.query_many([case.notation.peer_query(p) for p in positions])
+    tally = Tally()
+    per_tier: dict[str, int] = {}
+    for index, position, answer in zip(chosen, positions, answers):
+        compare(case, position, (db.lookup(position), db.moves(position)), answer, tally)
+        name = solved[keys[db.game.tiers.locate(index)[0]]]
+        per_tier[name] = per_tier.get(name, 0) + 1
+    finished = compare_finished_tiers(args, case, peer, [solved[key] for key in solved
+                                                         if key not in keys], tally, per_tier)
+    seconds = time.monotonic() - started
+    result = {"case": case.name, "ours": str(args.db), "ours_options": db.game.flags(),
+              "peer_data": str(peer_data), "peer_tiers_solved": len(names),
+              "tiers_compared": len(tiers), "peer_solved_tiers_not_in_ours": missing,
+              "positions_compared": tally.positions, "moves_compared": tally.moves,
+              "values_compared": tally.values, "positions_per_tier": per_tier,
+              "finished_positions_of_tiers_not_in_ours": finished,
+              "disagreements": len(tally.disagreements), "seed": args.seed,
+              "seconds": round(seconds, 1)}
+    if args.json:
+        print(json.dumps({**result, "disagreement_list": tally.disagreements}, indent=2))
+    else:
+        print_disagreements(tally)
+        print(f"{case.name}: GamesmanOne has solved {len(names)} tiers; {len(tiers)} of them "
+              f"are in our {db.game.describe()} ({', '.join(solved[keys[t]] for t in tiers)})"
+              + (f"; not in ours: {', '.join(missing)}" if missing else ""))
+        if finished:
+            print(f"and {finished:,} random finished positions of the tiers not in ours, "
+                  "by our rules (value and remoteness 0, no moves)")
+        print(f"positions compared: {tally.positions:,} random legal positions of those tiers; "
+              f"their values: " + ", ".join(f"{v} {n:,}" for v, n in sorted(tally.values.items())))
+        print(f"moves compared: {tally.moves:,}")
+        print(f"disagreements: {len(tally.disagreements):,}   ({seconds:.0f} s)")
+    return 1 if tally.disagreements else 0
+
+
+def compare_finished_tiers(args: argparse.Namespace, case: Case, peer: PeerQuery,
+                           names: list[str], tally: Tally, per_tier: dict) -> int:
+    """GamesmanOne's solved tiers that our endgame table does not hold: their random
+    positions that our rules call finished (value for the player to move, remoteness
+    0, no moves), compared without a database of ours; returns how many."""
+    from types import SimpleNamespace
+
+    from tiersolve.games import make_game
+    from tiersolve.values import ILLEGAL, UNDECIDED, VALUE_NAMES
+
+    if not names:
+        return 0
+    game = make_game(case.game)
+    tier_of = {tuple(int(v) for v in key): t for t, key in enumerate(game.tiers.keys)}
+    rng = random.Random(args.seed)
+    texts, records, tiers_of = [], [], []
+    for name in names:
+        tier = tier_of[case.notation.tier_key(name)]
+        size = int(game.tier_sizes[tier])
+        for _ in range(args.random_positions // len(names)):
+            state = game.state_at(game.tiers.global_index(tier, rng.randrange(size)))
+            code = game.primitive_value(state)
+            if code in (ILLEGAL, UNDECIDED):
+                continue
+            texts.append(game.format(state))
+            records.append(SimpleNamespace(value=VALUE_NAMES[code], remoteness=0))
+            tiers_of.append(name)
+    answers = peer.query_many([case.notation.peer_query(text) for text in texts])
+    for text, record, name, answer in zip(texts, records, tiers_of, answers):
+        compare(case, text, (record, []), answer, tally)
+        per_tier[name] = per_tier.get(name, 0) + 1
+    return len(texts)
 
 
 def our_primitive(game, state) -> str | None:
@@ -2569,6 +2769,10 @@ def parser() -> argparse.ArgumentParser:
                         "primitive verdicts, on random games and random positions of our "
                         "index, by our rules and GamesmanOne's query code with no database "
                         "(no solving on either side)")
+    a.add_argument("--solved-tiers", action="store_true",
+                   help="Winkers: compare --random-positions random legal positions of our "
+                        "endgame table (--db, built with --from-move) in the tiers that "
+                        "GamesmanOne's solver, stopped part way, has solved in --peer-data")
     a.add_argument("--peer-read", choices=("open", "load", "probe"), default="open",
                    help="how the batch helper reads a regular game's (Dobutsu shogi's) one "
                         "database file: one probe kept open (default), the whole file loaded "

@@ -528,6 +528,7 @@ def test_every_games_board_draws_its_moves(name):
     assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "fsvp": set(),
                      "ttt": {"place"},
                      "teeko": {"place"}, "domineering": {"place"}, "kaooa": {"place"},
+                     "winkers": {"place"},
                      "pousse": {"push"}}.get(name, {"move"})
 
 

@@ -231,7 +231,7 @@ def plan_report(game: Game, threads: int | None = None) -> dict:
               "planned_peak_bytes": needed.total, "planned_solver_bytes": needed.solver,
               "planned_baseline_bytes": needed.baseline,
               "memory_available_bytes": memory_available()}
-    rate = getattr(game, "measured_rate", None)  # (positions a second, where measured)
+    rate = game.measured_rate  # (positions a second, where measured), or None
     if rate:
         largest = int(np.argmax(game.tier_sizes))
         report.update(measured_rate=rate[0], measured_on=rate[1],

@@ -92,6 +92,10 @@ The ``Game`` subclass (class members, checked when the game is made):
   index of each tester board, and compare every position of each reference board
   with the plain-Python rules in ``tests/reference/<module>.py`` (the slow ones
   under ``pytest -m slow``).
+* ``measured_rate`` OPTIONAL, for a game too large to build here: (indices solved a
+  second on one core, where that was measured); ``tiersolve build --plan`` then
+  gives the largest tier and the hours a build takes at that rate. A property when
+  it depends on the options.
 
 Its methods:
 
@@ -588,6 +592,8 @@ class Game:
     #: Fill colours of this game's pieces by letter, for drawing (over
     #: ``games.board.PIECE_COLOURS``); a piece named here is labelled with its letter.
     piece_colours: ClassVar[dict[str, str]] = {}
+    #: (Indices solved a second on one core, where measured), for ``--plan``'s hours.
+    measured_rate: tuple[int, str] | None = None
     #: Whether the board is points joined by lines (``board_paths``), drawn as round
     #: spots, rather than squares; a cell ``' '`` of ``grid`` is then no point (Kaooa).
     board_of_points: ClassVar[bool] = False

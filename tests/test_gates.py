@@ -18,7 +18,7 @@ from tiersolve.games import make_game
 from tiersolve.games.gates import ADJACENT, TWO_AWAY
 from tiersolve.values import ILLEGAL, LOSE, UNDECIDED
 
-SMALL = {"gates": 1, "triangles": 1, "trapezoids": 0, "points": 7}
+SMALL = {"gates": 1, "triangles": 1, "trapezoids": 0, "points": 6}
 
 
 def test_reference_start_and_the_rules_examples():
@@ -33,7 +33,7 @@ def test_reference_start_and_the_rules_examples():
             ref.parse(refused)
     # a trapezoid takes: the spike it lands on goes to any empty point, or back
     names = ref.move_names(ref.parse("(w GAg -z-- g--- Z--- zG- -)"))
-    assert "12-9/1" not in names and "12-16/1" in names and "12-16/12" in names
+    assert "12-9" in names and "12-16/1" not in names and {"12-16/13", "12-16/12"} <= set(names)
 
 
 def test_the_tables_are_symmetric():
@@ -48,6 +48,7 @@ def test_the_tables_are_symmetric():
 
 
 @pytest.mark.parametrize("options", [SMALL, {**SMALL, "triangles": 0, "trapezoids": 1},
+                                     pytest.param({**SMALL, "points": 7}, marks=pytest.mark.slow),
                                      pytest.param({"gates": 2, "triangles": 1, "trapezoids": 1,
                                                    "points": 8}, marks=pytest.mark.slow)])
 def test_every_index_moves_as_the_reference_does(options):
@@ -69,7 +70,7 @@ def test_every_index_moves_as_the_reference_does(options):
         assert ours == sorted((name, ref.format(child))
                               for name, child in ref.named_moves(theirs)
                               if ref.primitive(theirs) is None), text
-    assert legal > 1000
+    assert legal > 500
 
 
 @pytest.mark.parametrize("text, error, words", [
@@ -81,9 +82,9 @@ def test_every_index_moves_as_the_reference_does(options):
     ("(b --- ---- ---- ---- --- GGggAAaaZZzz)", ImpossiblePositionError, "white's turn"),
     ("(w GAg -z-- ---- ---- zZ- -)", ImpossiblePositionError, "every gate"),
     ("(w OAg -z-- g--- ---- zGZ -)", ImpossiblePositionError, "so black moves"),
-    ("(b OAg -z-- g--- ---- zGZ -)", ImpossiblePositionError, "scored nothing"),
+    ("(b OAg -z-- g--Z A--- zGZ -)", ImpossiblePositionError, "scored nothing"),
     ("(w Oog -z-- G--- ---- zAZ -)", ImpossiblePositionError, "2 open gates"),
-    ("(w GAg ---- g--- ---- zGZ -)", ImpossiblePositionError, "game is over"),
+    ("(w GAg ---- g--- ---- -GZ -)", ImpossiblePositionError, "game is over"),
 ])
 def test_bad_positions_are_refused_saying_why(text, error, words):
     with pytest.raises(error, match=words):

@@ -716,6 +716,79 @@ class FsvpNotation(Notation):
         return f"{found[2]}{'/' if found[1] == 's' else '+'}{found[3]}"
 
 
+class GatesNotation(Notation):
+    """Gates. Ours: ``(w --- ---- ---- ---- --- GGggAAaaZZzz)``: the player to move,
+    the 18 points row by row (``G g A a Z z``, ``O``/``o`` the gate just scored
+    through, ``-``), the pieces still to place or ``-``. Moves ``A5``, ``3-4``,
+    ``9-13/1``, ``5>9,3-4``, ``z12,13-17``.
+
+    GamesmanOne's gates has no formal positions (no UWAPI); the gates helper
+    (``GATES_QUERY_C``) reads ``T_X_CELLS``: T = 1 for white, X ``p`` (placing) or
+    ``m``, the 18 points in our letters. Its moves (MoveToString, points 1-18):
+    ``p A 5``, ``m 3 4``, ``m 9 13 t 1``, ``g 5 9 m 3 4``, ``p z 12 m 13 17``."""
+
+    most = 2
+
+    def to_peer(self, text: str) -> str:
+        body = text.strip()
+        words = body[1:-1].split() if body.startswith("(") and body.endswith(")") else []
+        if len(words) != 7 or words[0] not in ("w", "b"):
+            raise ValueError(f"{text!r} is not a Gates position (w row row row row row hand)")
+        cells = "".join(words[1:6])
+        if len(cells) != 18 or set(cells) - set("GgAaZzOo-"):
+            raise ValueError(f"{text!r} is not a Gates position")
+        return f"{1 + 'wb'.index(words[0])}_{'m' if words[6] == '-' else 'p'}_{cells}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"[12]_[pm]_[GgAaZzOo-]{18}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne Gates position (helper form)")
+        cells = formal[4:]
+        plain = cells.replace("O", "G").replace("o", "g")
+        hand = "".join(k * (self.most - plain.count(k)) for k in "GgAaZz") \
+            if formal[2] == "p" else "-"
+        rows = [cells[0:3], cells[3:7], cells[7:11], cells[11:15], cells[15:18]]
+        return f"({'wb'[int(formal[0]) - 1]} {' '.join(rows)} {hand})"
+
+    def swap_colours(self, text: str) -> str:
+        return text  # our index stores white and black as they are
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        words = []
+        for part in name.strip().split(","):
+            if m := re.fullmatch(r"([GgAaZz])(\d+)", part):
+                words.append(f"p {m[1]} {m[2]}")
+            elif m := re.fullmatch(r"(\d+)>(\d+)", part):
+                words.append(f"g {m[1]} {m[2]}")
+            elif m := re.fullmatch(r"(\d+)-(\d+)(?:/(\d+))?", part):
+                words.append(f"m {m[1]} {m[2]}" + (f" t {m[3]}" if m[3] else ""))
+            else:
+                raise ValueError(f"{name!r} is not a Gates move (A5, 3-4, 9-13/1, 5>9,3-4)")
+        return " ".join(words)
+
+    def move_from_peer(self, name: str) -> str:
+        tokens = name.split()
+        parts, i = [], 0
+        try:
+            while i < len(tokens):
+                if tokens[i] == "p":
+                    parts.append(f"{tokens[i + 1]}{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "g":
+                    parts.append(f"{int(tokens[i + 1])}>{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "m":
+                    parts.append(f"{int(tokens[i + 1])}-{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "t" and parts:
+                    parts[-1] += f"/{int(tokens[i + 1])}"
+                    i += 2
+                else:
+                    raise ValueError
+        except (IndexError, ValueError):
+            raise ValueError(f"{name!r} is not a GamesmanOne Gates move") from None
+        return ",".join(parts)
+
+
 #: GamesmanOne's fsvp sizes, in the order of its variant numbers.
 FSVP_SIZES = (4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 50, 60, 70, 80, 90, 100)
 
@@ -861,10 +934,17 @@ NEUTRON_CORNERS = (
 #: boards) and mtttier (its tier solver, a tier per marks placed).
 TTT_PEER_GAMES = ("mttt", "mtttier")
 
+#: Gates's corner cases: the last placing (black's, with a move after), a score, the
+#: open gate moved (or left) before a move, a trapezoid's taking, a side's last spike
+#: scored (docs/RULES.md's examples).
+GATES_CORNERS = ("(b GAg AZZ- -z-- a--g aG- z)", "(w GAg -z-- g--- ---- zGZ -)",
+                 "(b OAg -z-- g--- -a-- zGZ -)", "(w GAg -z-- g--- Z--- zG- -)",
+                 "(b GOg -a-- g--- ---- -zz -)")
+
 
 #: The games both systems have: ``make_case``'s and ``agree --game``'s names.
 PEER_GAMES = ("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens", "neutron", "fsvp",
-              "ttt")
+              "gates", "ttt")
 
 
 def make_case(game: str, size: int | None = None, advanced: bool = False,
@@ -940,6 +1020,14 @@ def make_case(game: str, size: int | None = None, advanced: bool = False,
         return Case("neutron", "neutron", (), 0, NeutronNotation(),
                     "GamesmanOne's regular solver: 2.5e10 positions, beyond this machine",
                     solvable=False, corners=NEUTRON_CORNERS)
+    if game == "gates":
+        if size is not None:
+            raise Failure("gates has one board; no --size")
+        return Case("gates", "gates", (), 0, GatesNotation(),
+                    "GamesmanOne's tier solver: 1.98e12 positions in 75,609 tiers, 1 to 27 "
+                    "days by its own estimate", solvable=False,
+                    options=(("gates", 2), ("triangles", 2), ("trapezoids", 2), ("points", 18)),
+                    corners=GATES_CORNERS)
     raise Failure(f"unknown game {game!r}: {', '.join(PEER_GAMES[:-1])} or {PEER_GAMES[-1]}")
 
 
@@ -1361,6 +1449,157 @@ int main(int argc, char **argv) {
 # no UWAPI, so neither `query` nor the batch helper can take its positions): asked by
 # position hash, it answers from the game's own solver and gameplay functions and its
 # database, loaded whole.
+
+GATES_QUERY_C = r"""
+/* gamesman_gatesquery, written by tiersolve's scripts/peer_gamesmanone.py: the
+ * rules of GamesmanOne's gates (a tier game with no UWAPI, so no formal positions:
+ * `query` cannot read it), from its tier solver API, its tier hash and its generic
+ * hash. Reads one position a line, "T_X_CELLS": T the player to move (1 white, 2
+ * black), X "p" while pieces are placed and "m" after, CELLS the 18 points (G g A a
+ * Z z -, and O or o for the gate just scored through: the gate-moving phases). It
+ * builds the tier (counts, phase, white gates' points) and the position hash as
+ * gates.c does, and prints one JSON object a line: "primitive" (the solver API's
+ * Primitive), "tier" and "hash", and "moves": each move's MoveToString and the
+ * position DoMove gives, in the same form (none for a primitive position).
+ * Usage: gamesman_gatesquery DATA_PATH GAME VARIANT [MODE] (only GAME is read). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_manager.h"
+#include "core/hash/generic.h"
+#include "core/solvers/tier_solver/tier_solver.h"
+#include "core/types/gamesman_types.h"
+#include "games/gates/gates_tier.h"
+
+static const char *ValueName(Value value) {
+    switch (value) {
+        case kUndecided: return "undecided";
+        case kLose: return "lose";
+        case kDraw: return "draw";
+        case kTie: return "tie";
+        case kWin: return "win";
+        default: return "error";
+    }
+}
+
+static const char kLetters[] = "GgAaZz";
+
+/* "T_X_CELLS" -> tier position; false if malformed. */
+static bool Parse(const char *line, TierPosition *out) {
+    if (strlen(line) != 22 || (line[0] != '1' && line[0] != '2') || line[1] != '_' ||
+        (line[2] != 'p' && line[2] != 'm') || line[3] != '_') return false;
+    const char *cells = line + 4;
+    GatesTier t;
+    memset(&t, 0, sizeof(t));
+    char board[kBoardSize], cleaned[kBoardSize];
+    int open_at = -1;
+    for (int i = 0; i < kBoardSize; ++i) {
+        char c = cells[i];
+        if (c == 'O' || c == 'o') {
+            open_at = i;
+            c = (char)(c == 'O' ? 'G' : 'g');
+        }
+        board[i] = c;
+        const char *k = strchr(kLetters, c);
+        if (c != '-' && (k == NULL || c == '\0')) return false;
+        if (c != '-') ++t.n[k - kLetters];
+    }
+    t.phase = line[2] == 'p' ? kPlacement : kMovement;
+    if (open_at >= 0) {
+        int before = 0;
+        for (int i = 0; i < open_at; ++i) before += board[i] == board[open_at];
+        t.phase = (GatesTierField)(kGate1Moving + before);
+    }
+    int found = 0, n = 0;
+    for (int i = 0; i < kBoardSize; ++i) {
+        if (board[i] == 'G') {
+            if (found == 0) t.G1 = (GatesTierField)i; else t.G2 = (GatesTierField)i;
+            ++found;
+        } else {
+            cleaned[n++] = board[i];
+        }
+    }
+    for (int i = n; i < kBoardSize; ++i) cleaned[i] = '-';
+    out->tier = GatesTierHash(&t);
+    out->position = GenericHashHashLabel(out->tier, cleaned, line[0] - '0');
+    return out->position >= 0;
+}
+
+static void Format(TierPosition tp, char *out) {
+    GatesTier t;
+    GatesTierUnhash(tp.tier, &t);
+    char board[kBoardSize], full[kBoardSize];
+    GenericHashUnhashLabel(tp.tier, tp.position, board);
+    int gates[2] = {t.G1, t.G2}, used = 0, at = 0;
+    for (int i = 0; i < kBoardSize; ++i) {
+        if (used < t.n[G] && gates[used] == i) {
+            full[i] = 'G';
+            ++used;
+        } else {
+            full[i] = board[at++];
+        }
+    }
+    int turn = GenericHashGetTurnLabel(tp.tier, tp.position);
+    if (t.phase == kGate1Moving || t.phase == kGate2Moving) {
+        char gate = turn == 1 ? 'g' : 'G';  /* the scorer's: the other side's */
+        int which = t.phase - kGate1Moving, seen = 0;
+        for (int i = 0; i < kBoardSize; ++i) {
+            if (full[i] == gate) {
+                if (seen == which) full[i] = (char)(gate == 'G' ? 'O' : 'o');
+                ++seen;
+            }
+        }
+    }
+    out[0] = (char)('0' + turn);
+    out[1] = '_';
+    out[2] = t.phase == kPlacement ? 'p' : 'm';
+    out[3] = '_';
+    memcpy(out + 4, full, kBoardSize);
+    out[4 + kBoardSize] = '\0';
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [MODE]\n", argv[0]);
+        return 2;
+    }
+    const Game *game = GameManagerInitGame(argv[2], NULL);
+    if (game == NULL) return 3;
+    const TierSolverApi *api = (const TierSolverApi *)game->solver_api;
+    static Move moves[kTierSolverNumMovesMax];
+    char line[4096], text[64], move_text[256];
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        TierPosition tp;
+        if (!Parse(line, &tp)) {
+            printf("{ \"error\": 11, \"position\": \"%s\" }\n", line);
+            fflush(stdout);
+            continue;
+        }
+        Value value = api->Primitive(tp);
+        Format(tp, text);
+        printf("{ \"position\": \"%s\", \"primitive\": \"%s\", \"tier\": %lld, "
+               "\"hash\": %lld, \"moves\": [", text, ValueName(value), (long long)tp.tier,
+               (long long)tp.position);
+        int count = value == kUndecided ? api->GenerateMoves(tp, moves) : 0;
+        for (int i = 0; i < count; ++i) {
+            memset(move_text, 0, sizeof(move_text));
+            game->gameplay_api->common->MoveToString(moves[i], move_text);
+            Format(api->DoMove(tp, moves[i]), text);
+            printf("%s{ \"move\": \"%s\", \"position\": \"%s\" }", i ? ", " : "",
+                   move_text, text);
+        }
+        printf("] }\n");
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
 HASH_QUERY_C = r"""
 /* gamesman_hashquery, written by tiersolve's scripts/peer_gamesmanone.py: the
  * answers of a solved regular GamesmanOne game that has no UWAPI (fsvp), asked
@@ -2384,7 +2623,12 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
         for form in (text, notation.swap_colours(text)):
             visit(game.parse(form))
     empty = Path(tempfile.mkdtemp(prefix="no_database_", dir=work)) / "data"
-    if case.game == "allqueens":  # no formal positions: GamesmanOne's query cannot read it
+    if case.game == "gates":  # a tier game with no formal positions: its own helper
+        helper = batch_helper(binary, name="gamesman_gatesquery", source_text=GATES_QUERY_C)
+        if helper is None:
+            raise Failure("Gates needs the gates helper, built from GamesmanOne's CMake "
+                          "build tree")
+    elif case.game == "allqueens":  # no formal positions: GamesmanOne's query cannot read it
         helper = batch_helper(binary, name="gamesman_rulesquery", source_text=RULES_QUERY_C)
         if helper is None:
             raise Failure("All Queens Chess needs the rules helper, built from GamesmanOne's "

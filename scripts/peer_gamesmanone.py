@@ -1461,13 +1461,18 @@ GATES_QUERY_C = r"""
  * gates.c does, and prints one JSON object a line: "primitive" (the solver API's
  * Primitive), "tier" and "hash", and "moves": each move's MoveToString and the
  * position DoMove gives, in the same form (none for a primitive position).
- * Usage: gamesman_gatesquery DATA_PATH GAME VARIANT [MODE] (only GAME is read). */
+ * With MODE "values", the game's database under DATA_PATH is opened as the solver
+ * does, and the position and every child also get "value" and "remoteness" from
+ * their tiers loaded whole ("unsolved" for a tier not solved yet).
+ * Usage: gamesman_gatesquery DATA_PATH GAME VARIANT [MODE]. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/db/db_manager.h"
 #include "core/game_manager.h"
+#include "core/headless/hutils.h"
 #include "core/hash/generic.h"
 #include "core/solvers/tier_solver/tier_solver.h"
 #include "core/types/gamesman_types.h"
@@ -1485,6 +1490,35 @@ static const char *ValueName(Value value) {
 }
 
 static const char kLetters[] = "GgAaZz";
+static bool with_values = false;
+enum { kLoadedMax = 64 };
+static Tier loaded[kLoadedMax];
+static int num_loaded = 0, next_evict = 0;
+
+/* Prints ', "value": ..., "remoteness": ...' for tp from its tier loaded whole. */
+static void PrintValue(const TierSolverApi *api, TierPosition tp) {
+    if (!with_values) return;
+    if (DbManagerTierStatus(tp.tier) != kDbTierStatusSolved) {
+        printf(", \"value\": \"unsolved\"");
+        return;
+    }
+    if (!DbManagerIsTierLoaded(tp.tier)) {
+        if (num_loaded == kLoadedMax) {
+            DbManagerUnloadTier(loaded[next_evict]);
+            loaded[next_evict] = tp.tier;
+            next_evict = (next_evict + 1) % kLoadedMax;
+        } else {
+            loaded[num_loaded++] = tp.tier;
+        }
+        if (DbManagerLoadTier(tp.tier, api->GetTierSize(tp.tier)) != 0) {
+            printf(", \"value\": \"error\"");
+            return;
+        }
+    }
+    printf(", \"value\": \"%s\", \"remoteness\": %d",
+           ValueName(DbManagerGetValueFromLoaded(tp.tier, tp.position)),
+           DbManagerGetRemotenessFromLoaded(tp.tier, tp.position));
+}
 
 /* "T_X_CELLS" -> tier position; false if malformed. */
 static bool Parse(const char *line, TierPosition *out) {
@@ -1565,7 +1599,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [MODE]\n", argv[0]);
         return 2;
     }
-    const Game *game = GameManagerInitGame(argv[2], NULL);
+    with_values = argc == 5 && strcmp(argv[4], "values") == 0;
+    const Game *game;
+    if (with_values) {
+        if (HeadlessInitSolver(argv[2], atoi(argv[3]), argv[1]) != 0) return 3;
+        game = GameManagerGetCurrentGame();
+    } else {
+        game = GameManagerInitGame(argv[2], NULL);
+    }
     if (game == NULL) return 3;
     const TierSolverApi *api = (const TierSolverApi *)game->solver_api;
     static Move moves[kTierSolverNumMovesMax];
@@ -1583,15 +1624,20 @@ int main(int argc, char **argv) {
         Value value = api->Primitive(tp);
         Format(tp, text);
         printf("{ \"position\": \"%s\", \"primitive\": \"%s\", \"tier\": %lld, "
-               "\"hash\": %lld, \"moves\": [", text, ValueName(value), (long long)tp.tier,
+               "\"hash\": %lld", text, ValueName(value), (long long)tp.tier,
                (long long)tp.position);
+        PrintValue(api, tp);
+        printf(", \"moves\": [");
         int count = value == kUndecided ? api->GenerateMoves(tp, moves) : 0;
         for (int i = 0; i < count; ++i) {
             memset(move_text, 0, sizeof(move_text));
             game->gameplay_api->common->MoveToString(moves[i], move_text);
-            Format(api->DoMove(tp, moves[i]), text);
-            printf("%s{ \"move\": \"%s\", \"position\": \"%s\" }", i ? ", " : "",
+            TierPosition child = api->DoMove(tp, moves[i]);
+            Format(child, text);
+            printf("%s{ \"move\": \"%s\", \"position\": \"%s\"", i ? ", " : "",
                    move_text, text);
+            PrintValue(api, child);
+            printf(" }");
         }
         printf("] }\n");
         fflush(stdout);
@@ -2322,6 +2368,8 @@ def agree(args: argparse.Namespace) -> int:
     require_tiersolve(PROG)
     if args.rules_only:
         return agree_rules(args, case, binary, work)
+    if case.game == "gates" and args.db and args.peer_data:
+        return agree_solved_tiers(args, case, binary)
     if not case.solvable:
         raise Failure(f"{case.name}: {case.note}; compare the rules with --rules-only")
     import numpy as np
@@ -2724,6 +2772,85 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
              if stuck else "")
           + f"; {len(disagreements):,} disagreements")
     return 1 if disagreements else 0
+
+
+def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> int:
+    """Gates: the tiers GamesmanOne's tier solver has solved so far (``--peer-data``,
+    a solve stopped after a bounded time) against our database of a smaller set of
+    pieces (``--db``, e.g. ``--triangles 1 --trapezoids 0``), whose moving and
+    open-gate positions are the whole game's with those counts (docs/DECISIONS.md).
+    Random legal positions of our moving and open-gate tiers are asked, and those in a
+    tier GamesmanOne has solved are compared: value, remoteness (not of draws), and
+    every move's child's value and remoteness; ``--random-positions`` of them."""
+    import numpy as np
+
+    from tiersolve.databases import open_database
+    from tiersolve.values import DRAW, ILLEGAL, VALUE_NAMES
+
+    db = open_database(Path(args.db))
+    game = db.game
+    if game.name != "gates" or game.options["points"] != 18:
+        raise Failure(f"{args.db} is not a Gates database on the whole board")
+    helper = batch_helper(binary, name="gamesman_gatesquery", source_text=GATES_QUERY_C)
+    if helper is None:
+        raise Failure("Gates needs the gates helper, built from GamesmanOne's CMake build tree")
+    peer = PeerQuery(binary, Path(args.peer_data).expanduser(), case, helper, "values")
+    notation = case.notation
+    rng = random.Random(args.seed)
+    tiers = [t for t in range(game.tiers.count) if game.tiers.keys[t][0] != 0]
+    weights = [int(game.tier_sizes[t]) for t in tiers]
+    compared, moves, asked = 0, 0, 0
+    problems: list[tuple[str, str]] = []
+    solved_tiers: dict[str, int] = {}
+    values: dict[str, int] = {}
+    while compared < args.random_positions and asked < 400 * max(args.random_positions, 1):
+        batch = []
+        while len(batch) < 2000:
+            tier = rng.choices(tiers, weights)[0]
+            state = game.state_at(game.tiers.global_index(
+                tier, rng.randrange(int(game.tier_sizes[tier]))))
+            if game.primitive_value(state) != ILLEGAL:
+                batch.append(game.format(state))
+        asked += len(batch)
+        answers = peer.query_many([notation.to_peer(text) for text in batch])
+        chosen = [(t, a) for t, a in zip(batch, answers)
+                  if a.get("value") not in (None, "unsolved", "error")]
+        chosen = chosen[:args.random_positions - compared]
+        if not chosen:
+            continue
+        texts = [t for t, _ in chosen]
+        children = [notation.from_peer(m["position"]) for _, a in chosen for m in a["moves"]]
+        ours_v, ours_r = db.lookup_many(texts + children)
+        at = len(texts)
+        for i, (text, answer) in enumerate(chosen):
+            compared += 1
+            mine = VALUE_NAMES.get(int(ours_v[i]), "?")
+            values[mine] = values.get(mine, 0) + 1
+            solved_tiers[str(answer["tier"])] = solved_tiers.get(str(answer["tier"]), 0) + 1
+            if mine != answer["value"] or (ours_v[i] != DRAW
+                                           and int(ours_r[i]) != answer["remoteness"]):
+                problems.append((text, f"ours {mine} {int(ours_r[i])}, GamesmanOne "
+                                       f"{answer['value']} {answer['remoteness']}"))
+            for m in answer["moves"]:
+                moves += 1
+                v, r = VALUE_NAMES.get(int(ours_v[at]), "?"), int(ours_r[at])
+                if v != m.get("value") or (ours_v[at] != DRAW and r != m.get("remoteness")):
+                    problems.append((text, f"move {m['move']}: child ours {v} {r}, "
+                                           f"GamesmanOne {m.get('value')} {m.get('remoteness')}"))
+                at += 1
+    for text, problem in problems[:20]:
+        print(f"DISAGREE {text}  ({notation.to_peer(text)}): {problem}")
+    print(f"{case.name}, GamesmanOne's solved tiers against {db.game.describe()}: "
+          f"{compared:,} positions in {len(solved_tiers):,} of its tiers ({asked:,} random "
+          f"legal positions asked), {moves:,} moves compared (values "
+          + ", ".join(f"{v} {n:,}" for v, n in sorted(values.items()))
+          + f"); {len(problems):,} disagreements")
+    if args.json:
+        print(json.dumps({"case": case.name, "database": str(args.db), "positions": compared,
+                          "moves": moves, "asked": asked, "values": values,
+                          "peer_tiers": solved_tiers, "disagreements": len(problems)}))
+    _ = np
+    return 1 if problems else 0
 
 
 # -- command line --------------------------------------------------------------------

@@ -471,7 +471,8 @@ class Gates(Game):
     piece_colours = {"G": "#f2f2f2", "A": "#f2f2f2", "Z": "#f2f2f2", "O": "#f2f2f2",
                      "g": "#222222", "a": "#222222", "z": "#222222", "o": "#222222"}
     #: Positions solved a second on one core, and where (``--plan`` gives the time).
-    measured_rate = (200_000, "an estimate before measuring")
+    measured_rate = (180_000, "gates --triangles 1 --trapezoids 0: 10,630,207 positions in "
+                              "59.3 CPU s, one thread, on a shared machine (load 20)")
 
     tester_boards = ({"gates": 1, "triangles": 1, "trapezoids": 0, "points": 6},
                      {"gates": 1, "triangles": 0, "trapezoids": 1, "points": 6})

@@ -2779,8 +2779,8 @@ def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> in
     a solve stopped after a bounded time) against our database of a smaller set of
     pieces (``--db``, e.g. ``--triangles 1 --trapezoids 0``), whose moving and
     open-gate positions are the whole game's with those counts (docs/DECISIONS.md).
-    Random legal positions of our moving and open-gate tiers are asked, and those in a
-    tier GamesmanOne has solved are compared: value, remoteness (not of draws), and
+    Random legal positions of our moving tiers are asked, and those in a tier
+    GamesmanOne has solved are compared: value, remoteness (not of draws), and
     every move's child's value and remoteness; ``--random-positions`` of them."""
     import numpy as np
 
@@ -2797,7 +2797,7 @@ def agree_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> in
     peer = PeerQuery(binary, Path(args.peer_data).expanduser(), case, helper, "values")
     notation = case.notation
     rng = random.Random(args.seed)
-    tiers = [t for t in range(game.tiers.count) if game.tiers.keys[t][0] != 0]
+    tiers = [t for t in range(game.tiers.count) if game.tiers.keys[t][0] == 1]  # moving
     weights = [int(game.tier_sizes[t]) for t in tiers]
     compared, moves, asked = 0, 0, 0
     problems: list[tuple[str, str]] = []

@@ -112,3 +112,19 @@ def test_the_board_is_drawn():
     assert svg.count('class="point-name"') == 18
     sketch = game.move_sketch(game.parse(position), "2-6")
     assert sketch.kind == "move" and sketch.cells == ((0, 4), (1, 5))
+
+
+def test_gamesmanone_notation():
+    from test_peer_gamesmanone import peer
+    case = peer.make_case("gates")
+    notation = case.notation
+    assert notation.to_peer("(w --- ---- ---- ---- --- GGggAAaaZZzz)") == "1_p_" + "-" * 18
+    assert notation.from_peer("2_m_GOg-a--g--------zz") == "(b GOg -a-- g--- ---- -zz -)"
+    for name, theirs in (("A5", "p A 5"), ("3-4", "m 3 4"), ("9-13/1", "m 9 13 t 1"),
+                         ("5>9,3-4", "g 5 9 m 3 4"), ("z12,13-17/13", "p z 12 m 13 17 t 13")):
+        assert notation.move_to_peer(name) == theirs
+        assert notation.move_from_peer(theirs) == name
+    game = make_game("gates")
+    for text in case.corners:  # legal, and unchanged by the round trip
+        game.parse(text)
+        assert notation.from_peer(notation.to_peer(text)) == text

@@ -722,7 +722,7 @@ class Gates(Game):
 
         >>> from tiersolve.games import make_game
         >>> game = make_game("gates")
-        >>> game.grid(game.parse("(w GAg ---- -z-- ---- --- GgAaZZzz)"))[:2]
+        >>> game.grid(game.parse("(w GAg ---- -z-- ---- --- GgAaaZZz)"))[:2]
         ['  G A g  ', ' - - - - ']
         """
         cells = [[" "] * GRID_COLS for _ in range(GRID_ROWS)]

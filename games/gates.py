@@ -33,7 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tiersolve.bits import copy_into, deposit_bits, extract_bits, lowest_bit, popcount
+from tiersolve.bits import (copy_into, deposit_bits, extract_bits, lowest_bit, permutation_tables,
+                            permute, popcount)
 from tiersolve.contract import TierType
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games.base import MOVE, PLACE, Game, GameFunctions, GameSpec, MoveSketch, Option
@@ -85,6 +86,22 @@ TWO_AWAY = (
 POINT_CELLS = ((0, 2), (0, 4), (0, 6), (1, 1), (1, 3), (1, 5), (1, 7), (2, 0), (2, 2),
                (2, 6), (2, 8), (3, 1), (3, 3), (3, 5), (3, 7), (4, 2), (4, 4), (4, 6))
 ROW_LENGTHS = (3, 4, 4, 4, 3)
+#: The hexagon's 12 symmetries as point permutations (image of point p at p), the
+#: identity first: its six turns, then the same after the mirror in the vertical axis.
+SYMMETRIES = (
+    tuple(range(18)),
+    (2, 6, 10, 1, 5, 9, 14, 0, 4, 13, 17, 3, 8, 12, 16, 7, 11, 15),
+    (10, 14, 17, 6, 9, 13, 16, 2, 5, 12, 15, 1, 4, 8, 11, 0, 3, 7),
+    (17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+    (15, 11, 7, 16, 12, 8, 3, 17, 13, 4, 0, 14, 9, 5, 1, 10, 6, 2),
+    (7, 3, 0, 11, 8, 4, 1, 15, 12, 5, 2, 16, 13, 9, 6, 17, 14, 10),
+    (2, 1, 0, 6, 5, 4, 3, 10, 9, 8, 7, 14, 13, 12, 11, 17, 16, 15),
+    (10, 6, 2, 14, 9, 5, 1, 17, 13, 4, 0, 16, 12, 8, 3, 15, 11, 7),
+    (17, 14, 10, 16, 13, 9, 6, 15, 12, 5, 2, 11, 8, 4, 1, 7, 3, 0),
+    (15, 16, 17, 11, 12, 13, 14, 7, 8, 9, 10, 3, 4, 5, 6, 0, 1, 2),
+    (7, 11, 15, 3, 8, 12, 16, 0, 4, 13, 17, 1, 5, 9, 14, 2, 6, 10),
+    (0, 3, 7, 1, 4, 8, 11, 2, 5, 12, 15, 6, 9, 13, 16, 10, 14, 17),
+)
 GRID_ROWS, GRID_COLS = 5, 9
 
 
@@ -112,7 +129,9 @@ class GatesData(NamedTuple):
     """``params``: [points, gates, triangles, trapezoids, pieces]; ``tier_of[kind *
     729 + counts in base 3]``: the tier (-1: none); ``tier_key[t]``: (kind, the six
     counts); ``tier_mult[t]``: boards of tier t's counts; ``adjacent``, ``two_away``:
-    the board (``board_tables``)."""
+    the board (``board_tables``); ``images[s, p]``: the image of point p under
+    symmetry s (only the identity without ``--symmetry``), ``tables`` the same for
+    ``permute``."""
 
     params: np.ndarray
     tier_of: np.ndarray
@@ -120,6 +139,8 @@ class GatesData(NamedTuple):
     tier_mult: np.ndarray
     adjacent: np.ndarray
     two_away: np.ndarray
+    images: np.ndarray
+    tables: np.ndarray
 
 
 # -- the index -------------------------------------------------------------------------
@@ -130,32 +151,49 @@ def _kind_of_state(state):
     return PLAYING if state[OPEN] < 0 else OPEN_GATE
 
 
-@jit
-def encode(data, state):
+@jit(forceinline=True)
+def _local_image(data, state, kind, tier, s):
+    """The index in ``tier`` of the image of ``state`` under symmetry ``s``."""
     points = data.params[POINTS_F]
-    code = 0
-    for k in range(5, -1, -1):
-        code = code * 3 + popcount(state[MASKS + k])
-    kind = _kind_of_state(state)
-    tier = data.tier_of[kind * 729 + code]
     free = (np.int64(1) << points) - 1
     left = points
     rank = 0
     for k in range(6):
         mask = state[MASKS + k]
+        if s:
+            mask = permute(mask, data.tables, s)
         n = popcount(mask)
         rank = rank * subset_count(left, n) + rank_subset(extract_bits(mask, free))
         free &= ~mask
         left -= n
     if kind == PLACING:
-        return tier, rank
+        return rank
     mult = data.tier_mult[tier]
     if kind == PLAYING:
-        return tier, state[TURN] * mult + rank
+        return state[TURN] * mult + rank
     gate = state[OPEN]
     side = WHITE if (state[MASKS + WHITE] >> gate) & 1 else BLACK
-    which = popcount(state[MASKS + side] & ((np.int64(1) << gate) - 1))
-    return tier, (side * data.params[GATES_F] + which) * mult + rank
+    gates = state[MASKS + side]
+    if s:
+        gate = data.images[s, gate]
+        gates = permute(gates, data.tables, s)
+    which = popcount(gates & ((np.int64(1) << gate) - 1))
+    return (side * data.params[GATES_F] + which) * mult + rank
+
+
+@jit
+def encode(data, state):
+    code = 0
+    for k in range(5, -1, -1):
+        code = code * 3 + popcount(state[MASKS + k])
+    kind = _kind_of_state(state)
+    tier = data.tier_of[kind * 729 + code]
+    best = _local_image(data, state, kind, tier, 0)
+    for s in range(1, data.images.shape[0]):
+        local = _local_image(data, state, kind, tier, s)
+        if local < best:
+            best = local
+    return tier, best
 
 
 @jit
@@ -462,6 +500,8 @@ class Gates(Game):
         Option("trapezoids", int, 2, "trapezoids a side", 0, 2),
         Option("points", int, 18, "points of the board used: the first N (fewer for tests)",
                6, 18),
+        Option("symmetry", bool, False,
+               "store one position of each class under the hexagon's 12 symmetries"),
     )
     functions = GameFunctions(decode, encode, generate_moves, do_move, primitive,
                               parents=parents)
@@ -529,19 +569,26 @@ class Gates(Game):
         self._tier_of = {key: t for t, key in enumerate(keys)}
         self._most = most
         adjacent, two_away = board_tables(points)
+        symmetric = self.options["symmetry"]
+        if symmetric and points != POINTS:
+            raise ValueError(f"--symmetry needs the whole board: the first {points} points "
+                             "are not symmetric")
+        groups = SYMMETRIES if symmetric else SYMMETRIES[:1]
         data = GatesData(np.array([points, gates, triangles, trapezoids, total], np.int64),
                          tier_of, np.array(keys, np.int64), np.array(mults, np.int64),
-                         adjacent, two_away)
+                         adjacent, two_away, np.array(groups, np.int64)[:, :POINTS],
+                         permutation_tables(groups, POINTS))
         per_move = 2 * (5 + 6) + 2 * 5 * (points + 1)
         return GameSpec(
             tiers=TierLayout(keys=keys, sizes=sizes), data=data, state_size=STATE_SIZE,
             max_moves=max(6 * points, (points + 1) * per_move), loopy=True,
-            remoteness_bound=None, max_parents=2 * 11 + 2 * 5 * 6, parents_are_distinct=True,
+            remoteness_bound=None, max_parents=2 * 11 + 2 * 5 * 6,
+            parents_are_distinct=not symmetric,
             hasher={"name": "gates", "tiers": "(placing, moving or open gate; the count of "
                                               "each kind on the board)",
                     "in a tier": "each kind's points among the points left free, kind by "
                                  "kind; the turn (moving) or the open gate (open gate)",
-                    "points": points})
+                    "points": points, "symmetries": len(groups)})
 
     def tier_children(self, tier: int) -> set[int]:
         kind, *counts = self.tiers.keys[tier]

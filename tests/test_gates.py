@@ -128,3 +128,39 @@ def test_gamesmanone_notation():
     for text in case.corners:  # legal, and unchanged by the round trip
         game.parse(text)
         assert notation.from_peer(notation.to_peer(text)) == text
+
+
+def test_the_symmetric_index_stores_one_position_a_class():
+    """Every image of a position under the hexagon's twelve symmetries has one index,
+    whose state hashes back to it; the symmetries keep the board's lines."""
+    import random
+
+    from tiersolve.games.gates import MASKS, OPEN, SYMMETRIES
+
+    for image in SYMMETRIES:
+        for p in range(18):
+            assert sorted(image[q] for q in ADJACENT[p]) == sorted(ADJACENT[image[p]])
+            assert sorted((image[q], frozenset((image[a], image[b])))
+                          for q, a, b in TWO_AWAY[p]) == \
+                sorted((q, frozenset((a, b))) for q, a, b in TWO_AWAY[image[p]])
+    plain = make_game("gates", triangles=1, trapezoids=1)
+    sym = make_game("gates", triangles=1, trapezoids=1, symmetry=True)
+    rng = random.Random(1)
+    checked = 0
+    while checked < 300:
+        state = plain.state_at(rng.randrange(plain.size))
+        if plain.primitive_value(state) == ILLEGAL:
+            continue
+        index = sym.index(state)
+        for image in SYMMETRIES:
+            other = state.copy()
+            for k in range(6):
+                mask = int(state[MASKS + k])
+                other[MASKS + k] = sum(1 << image[p] for p in range(18) if mask >> p & 1)
+            if state[OPEN] >= 0:
+                other[OPEN] = image[int(state[OPEN])]
+            assert sym.index(other) == index
+        assert sym.index(sym.state_at(index)) == index
+        checked += 1
+    with pytest.raises(ValueError, match="whole board"):
+        make_game("gates", points=17, symmetry=True)

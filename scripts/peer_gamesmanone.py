@@ -777,6 +777,79 @@ class FsvpNotation(Notation):
         return f"{found[2]}{'/' if found[1] == 's' else '+'}{found[3]}"
 
 
+class GatesNotation(Notation):
+    """Gates. Ours: ``(w --- ---- ---- ---- --- GGggAAaaZZzz)``: the player to move,
+    the 18 points row by row (``G g A a Z z``, ``O``/``o`` the gate just scored
+    through, ``-``), the pieces still to place or ``-``. Moves ``A5``, ``3-4``,
+    ``9-13/1``, ``5>9,3-4``, ``z12,13-17``.
+
+    GamesmanOne's gates has no formal positions (no UWAPI); the gates helper
+    (``GATES_QUERY_C``) reads ``T_X_CELLS``: T = 1 for white, X ``p`` (placing) or
+    ``m``, the 18 points in our letters. Its moves (MoveToString, points 1-18):
+    ``p A 5``, ``m 3 4``, ``m 9 13 t 1``, ``g 5 9 m 3 4``, ``p z 12 m 13 17``."""
+
+    most = 2
+
+    def to_peer(self, text: str) -> str:
+        body = text.strip()
+        words = body[1:-1].split() if body.startswith("(") and body.endswith(")") else []
+        if len(words) != 7 or words[0] not in ("w", "b"):
+            raise ValueError(f"{text!r} is not a Gates position (w row row row row row hand)")
+        cells = "".join(words[1:6])
+        if len(cells) != 18 or set(cells) - set("GgAaZzOo-"):
+            raise ValueError(f"{text!r} is not a Gates position")
+        return f"{1 + 'wb'.index(words[0])}_{'m' if words[6] == '-' else 'p'}_{cells}"
+
+    def from_peer(self, formal: str) -> str:
+        if not re.fullmatch(r"[12]_[pm]_[GgAaZzOo-]{18}", formal):
+            raise ValueError(f"{formal!r} is not a GamesmanOne Gates position (helper form)")
+        cells = formal[4:]
+        plain = cells.replace("O", "G").replace("o", "g")
+        hand = "".join(k * (self.most - plain.count(k)) for k in "GgAaZz") \
+            if formal[2] == "p" else "-"
+        rows = [cells[0:3], cells[3:7], cells[7:11], cells[11:15], cells[15:18]]
+        return f"({'wb'[int(formal[0]) - 1]} {' '.join(rows)} {hand})"
+
+    def swap_colours(self, text: str) -> str:
+        return text  # our index stores white and black as they are
+
+    def move_to_peer(self, name: str, position: str | None = None) -> str:
+        words = []
+        for part in name.strip().split(","):
+            if m := re.fullmatch(r"([GgAaZz])(\d+)", part):
+                words.append(f"p {m[1]} {m[2]}")
+            elif m := re.fullmatch(r"(\d+)>(\d+)", part):
+                words.append(f"g {m[1]} {m[2]}")
+            elif m := re.fullmatch(r"(\d+)-(\d+)(?:/(\d+))?", part):
+                words.append(f"m {m[1]} {m[2]}" + (f" t {m[3]}" if m[3] else ""))
+            else:
+                raise ValueError(f"{name!r} is not a Gates move (A5, 3-4, 9-13/1, 5>9,3-4)")
+        return " ".join(words)
+
+    def move_from_peer(self, name: str) -> str:
+        tokens = name.split()
+        parts, i = [], 0
+        try:
+            while i < len(tokens):
+                if tokens[i] == "p":
+                    parts.append(f"{tokens[i + 1]}{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "g":
+                    parts.append(f"{int(tokens[i + 1])}>{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "m":
+                    parts.append(f"{int(tokens[i + 1])}-{int(tokens[i + 2])}")
+                    i += 3
+                elif tokens[i] == "t" and parts:
+                    parts[-1] += f"/{int(tokens[i + 1])}"
+                    i += 2
+                else:
+                    raise ValueError
+        except (IndexError, ValueError):
+            raise ValueError(f"{name!r} is not a GamesmanOne Gates move") from None
+        return ",".join(parts)
+
+
 #: GamesmanOne's fsvp sizes, in the order of its variant numbers.
 FSVP_SIZES = (4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 50, 60, 70, 80, 90, 100)
 
@@ -929,10 +1002,17 @@ WINKERS_CORNERS = ("(o xxx cccc c---- ---- ---)", "(x oo- oo-o ---oo oo-o ---)")
 #: boards) and mtttier (its tier solver, a tier per marks placed).
 TTT_PEER_GAMES = ("mttt", "mtttier")
 
+#: Gates's corner cases: the last placing (black's, with a move after), a score, the
+#: open gate moved (or left) before a move, a trapezoid's taking, a side's last spike
+#: scored (docs/RULES.md's examples).
+GATES_CORNERS = ("(b GAg AZZ- -z-- a--g aG- z)", "(w GAg -z-- g--- ---- zGZ -)",
+                 "(b OAg -z-- g--- -a-- zGZ -)", "(w GAg -z-- g--- Z--- zG- -)",
+                 "(b GOg -a-- g--- ---- -zz -)")
+
 
 #: The games both systems have: ``make_case``'s and ``agree --game``'s names.
 PEER_GAMES = ("quixo", "teeko", "dshogi", "gobblet", "kaooa", "allqueens", "neutron", "fsvp",
-              "winkers", "ttt")
+              "winkers", "gates", "ttt")
 
 
 def make_case(game: str, size: int | None = None, advanced: bool = False,
@@ -1015,6 +1095,14 @@ def make_case(game: str, size: int | None = None, advanced: bool = False,
                     "GamesmanOne's tier solver: 2.56e11 positions in 915 tiers, days here; "
                     "compare its solved tiers with --solved-tiers", solvable=False,
                     corners=WINKERS_CORNERS)
+    if game == "gates":
+        if size is not None:
+            raise Failure("gates has one board; no --size")
+        return Case("gates", "gates", (), 0, GatesNotation(),
+                    "GamesmanOne's tier solver: 1.98e12 positions in 75,609 tiers, 1 to 27 "
+                    "days by its own estimate", solvable=False,
+                    options=(("gates", 2), ("triangles", 2), ("trapezoids", 2), ("points", 18)),
+                    corners=GATES_CORNERS)
     raise Failure(f"unknown game {game!r}: {', '.join(PEER_GAMES[:-1])} or {PEER_GAMES[-1]}")
 
 
@@ -1436,6 +1524,203 @@ int main(int argc, char **argv) {
 # no UWAPI, so neither `query` nor the batch helper can take its positions): asked by
 # position hash, it answers from the game's own solver and gameplay functions and its
 # database, loaded whole.
+
+GATES_QUERY_C = r"""
+/* gamesman_gatesquery, written by tiersolve's scripts/peer_gamesmanone.py: the
+ * rules of GamesmanOne's gates (a tier game with no UWAPI, so no formal positions:
+ * `query` cannot read it), from its tier solver API, its tier hash and its generic
+ * hash. Reads one position a line, "T_X_CELLS": T the player to move (1 white, 2
+ * black), X "p" while pieces are placed and "m" after, CELLS the 18 points (G g A a
+ * Z z -, and O or o for the gate just scored through: the gate-moving phases). It
+ * builds the tier (counts, phase, white gates' points) and the position hash as
+ * gates.c does, and prints one JSON object a line: "primitive" (the solver API's
+ * Primitive), "tier" and "hash", and "moves": each move's MoveToString and the
+ * position DoMove gives, in the same form (none for a primitive position).
+ * With MODE "values", the game's database under DATA_PATH is opened as the solver
+ * does, and the position and every child also get "value" and "remoteness" from
+ * their tiers loaded whole ("unsolved" for a tier not solved yet).
+ * Usage: gamesman_gatesquery DATA_PATH GAME VARIANT [MODE]. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/db/db_manager.h"
+#include "core/game_manager.h"
+#include "core/headless/hutils.h"
+#include "core/hash/generic.h"
+#include "core/solvers/tier_solver/tier_solver.h"
+#include "core/types/gamesman_types.h"
+#include "games/gates/gates_tier.h"
+
+static const char *ValueName(Value value) {
+    switch (value) {
+        case kUndecided: return "undecided";
+        case kLose: return "lose";
+        case kDraw: return "draw";
+        case kTie: return "tie";
+        case kWin: return "win";
+        default: return "error";
+    }
+}
+
+static const char kLetters[] = "GgAaZz";
+static bool with_values = false;
+enum { kLoadedMax = 64 };
+static Tier loaded[kLoadedMax];
+static int num_loaded = 0, next_evict = 0;
+
+/* Prints ', "value": ..., "remoteness": ...' for tp from its tier loaded whole. */
+static void PrintValue(const TierSolverApi *api, TierPosition tp) {
+    if (!with_values) return;
+    if (DbManagerTierStatus(tp.tier) != kDbTierStatusSolved) {
+        printf(", \"value\": \"unsolved\"");
+        return;
+    }
+    if (!DbManagerIsTierLoaded(tp.tier)) {
+        if (num_loaded == kLoadedMax) {
+            DbManagerUnloadTier(loaded[next_evict]);
+            loaded[next_evict] = tp.tier;
+            next_evict = (next_evict + 1) % kLoadedMax;
+        } else {
+            loaded[num_loaded++] = tp.tier;
+        }
+        if (DbManagerLoadTier(tp.tier, api->GetTierSize(tp.tier)) != 0) {
+            printf(", \"value\": \"error\"");
+            return;
+        }
+    }
+    printf(", \"value\": \"%s\", \"remoteness\": %d",
+           ValueName(DbManagerGetValueFromLoaded(tp.tier, tp.position)),
+           DbManagerGetRemotenessFromLoaded(tp.tier, tp.position));
+}
+
+/* "T_X_CELLS" -> tier position; false if malformed. */
+static bool Parse(const char *line, TierPosition *out) {
+    if (strlen(line) != 22 || (line[0] != '1' && line[0] != '2') || line[1] != '_' ||
+        (line[2] != 'p' && line[2] != 'm') || line[3] != '_') return false;
+    const char *cells = line + 4;
+    GatesTier t;
+    memset(&t, 0, sizeof(t));
+    char board[kBoardSize], cleaned[kBoardSize];
+    int open_at = -1;
+    for (int i = 0; i < kBoardSize; ++i) {
+        char c = cells[i];
+        if (c == 'O' || c == 'o') {
+            open_at = i;
+            c = (char)(c == 'O' ? 'G' : 'g');
+        }
+        board[i] = c;
+        const char *k = strchr(kLetters, c);
+        if (c != '-' && (k == NULL || c == '\0')) return false;
+        if (c != '-') ++t.n[k - kLetters];
+    }
+    t.phase = line[2] == 'p' ? kPlacement : kMovement;
+    if (open_at >= 0) {
+        int before = 0;
+        for (int i = 0; i < open_at; ++i) before += board[i] == board[open_at];
+        t.phase = (GatesTierField)(kGate1Moving + before);
+    }
+    int found = 0, n = 0;
+    for (int i = 0; i < kBoardSize; ++i) {
+        if (board[i] == 'G') {
+            if (found == 0) t.G1 = (GatesTierField)i; else t.G2 = (GatesTierField)i;
+            ++found;
+        } else {
+            cleaned[n++] = board[i];
+        }
+    }
+    for (int i = n; i < kBoardSize; ++i) cleaned[i] = '-';
+    out->tier = GatesTierHash(&t);
+    out->position = GenericHashHashLabel(out->tier, cleaned, line[0] - '0');
+    return out->position >= 0;
+}
+
+static void Format(TierPosition tp, char *out) {
+    GatesTier t;
+    GatesTierUnhash(tp.tier, &t);
+    char board[kBoardSize], full[kBoardSize];
+    GenericHashUnhashLabel(tp.tier, tp.position, board);
+    int gates[2] = {t.G1, t.G2}, used = 0, at = 0;
+    for (int i = 0; i < kBoardSize; ++i) {
+        if (used < t.n[G] && gates[used] == i) {
+            full[i] = 'G';
+            ++used;
+        } else {
+            full[i] = board[at++];
+        }
+    }
+    int turn = GenericHashGetTurnLabel(tp.tier, tp.position);
+    if (t.phase == kGate1Moving || t.phase == kGate2Moving) {
+        char gate = turn == 1 ? 'g' : 'G';  /* the scorer's: the other side's */
+        int which = t.phase - kGate1Moving, seen = 0;
+        for (int i = 0; i < kBoardSize; ++i) {
+            if (full[i] == gate) {
+                if (seen == which) full[i] = (char)(gate == 'G' ? 'O' : 'o');
+                ++seen;
+            }
+        }
+    }
+    out[0] = (char)('0' + turn);
+    out[1] = '_';
+    out[2] = t.phase == kPlacement ? 'p' : 'm';
+    out[3] = '_';
+    memcpy(out + 4, full, kBoardSize);
+    out[4 + kBoardSize] = '\0';
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s DATA_PATH GAME VARIANT [MODE]\n", argv[0]);
+        return 2;
+    }
+    with_values = argc == 5 && strcmp(argv[4], "values") == 0;
+    const Game *game;
+    if (with_values) {
+        if (HeadlessInitSolver(argv[2], atoi(argv[3]), argv[1]) != 0) return 3;
+        game = GameManagerGetCurrentGame();
+    } else {
+        game = GameManagerInitGame(argv[2], NULL);
+    }
+    if (game == NULL) return 3;
+    const TierSolverApi *api = (const TierSolverApi *)game->solver_api;
+    static Move moves[kTierSolverNumMovesMax];
+    char line[4096], text[64], move_text[256];
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        TierPosition tp;
+        if (!Parse(line, &tp)) {
+            printf("{ \"error\": 11, \"position\": \"%s\" }\n", line);
+            fflush(stdout);
+            continue;
+        }
+        Value value = api->Primitive(tp);
+        Format(tp, text);
+        printf("{ \"position\": \"%s\", \"primitive\": \"%s\", \"tier\": %lld, "
+               "\"hash\": %lld", text, ValueName(value), (long long)tp.tier,
+               (long long)tp.position);
+        PrintValue(api, tp);
+        printf(", \"moves\": [");
+        int count = value == kUndecided ? api->GenerateMoves(tp, moves) : 0;
+        for (int i = 0; i < count; ++i) {
+            memset(move_text, 0, sizeof(move_text));
+            game->gameplay_api->common->MoveToString(moves[i], move_text);
+            TierPosition child = api->DoMove(tp, moves[i]);
+            Format(child, text);
+            printf("%s{ \"move\": \"%s\", \"position\": \"%s\"", i ? ", " : "",
+                   move_text, text);
+            PrintValue(api, child);
+            printf(" }");
+        }
+        printf("] }\n");
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
 HASH_QUERY_C = r"""
 /* gamesman_hashquery, written by tiersolve's scripts/peer_gamesmanone.py: the
  * answers of a solved regular GamesmanOne game that has no UWAPI (fsvp), asked
@@ -2167,6 +2452,8 @@ def agree(args: argparse.Namespace) -> int:
     if args.rules_only:
         return agree_rules(args, case, binary, work)
     if args.solved_tiers:
+        if case.game == "gates":
+            return agree_gates_solved_tiers(args, case, binary)
         return agree_solved_tiers(args, case, binary)
     if not case.solvable:
         raise Failure(f"{case.name}: {case.note}; compare the rules with --rules-only")
@@ -2593,7 +2880,12 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
         for form in (text, notation.swap_colours(text)):
             visit(game.parse(form))
     empty = Path(tempfile.mkdtemp(prefix="no_database_", dir=work)) / "data"
-    if case.game == "allqueens":  # no formal positions: GamesmanOne's query cannot read it
+    if case.game == "gates":  # a tier game with no formal positions: its own helper
+        helper = batch_helper(binary, name="gamesman_gatesquery", source_text=GATES_QUERY_C)
+        if helper is None:
+            raise Failure("Gates needs the gates helper, built from GamesmanOne's CMake "
+                          "build tree")
+    elif case.game == "allqueens":  # no formal positions: GamesmanOne's query cannot read it
         helper = batch_helper(binary, name="gamesman_rulesquery", source_text=RULES_QUERY_C)
         if helper is None:
             raise Failure("All Queens Chess needs the rules helper, built from GamesmanOne's "
@@ -2691,6 +2983,85 @@ def agree_rules(args: argparse.Namespace, case: Case, binary: Path, work: Path) 
     return 1 if disagreements else 0
 
 
+def agree_gates_solved_tiers(args: argparse.Namespace, case: Case, binary: Path) -> int:
+    """--solved-tiers (Gates): the tiers GamesmanOne's tier solver has solved so far (``--peer-data``,
+    a solve stopped after a bounded time) against our database of a smaller set of
+    pieces (``--db``, e.g. ``--triangles 1 --trapezoids 0``), whose moving and
+    open-gate positions are the whole game's with those counts (docs/DECISIONS.md).
+    Random legal positions of our moving tiers are asked, and those in a tier
+    GamesmanOne has solved are compared: value, remoteness (not of draws), and
+    every move's child's value and remoteness; ``--random-positions`` of them."""
+    from tiersolve.databases import open_database
+    from tiersolve.values import DRAW, ILLEGAL, VALUE_NAMES
+
+    if not args.db or not args.peer_data:
+        raise Failure("--solved-tiers needs --db (our Gates database of a smaller piece set) "
+                      "and --peer-data (GamesmanOne's data directory, some tiers solved)")
+    db = open_database(Path(args.db))
+    game = db.game
+    if game.name != "gates" or game.options["points"] != 18:
+        raise Failure(f"{args.db} is not a Gates database on the whole board")
+    helper = batch_helper(binary, name="gamesman_gatesquery", source_text=GATES_QUERY_C)
+    if helper is None:
+        raise Failure("Gates needs the gates helper, built from GamesmanOne's CMake build tree")
+    peer = PeerQuery(binary, Path(args.peer_data).expanduser(), case, helper, "values")
+    notation = case.notation
+    rng = random.Random(args.seed)
+    tiers = [t for t in range(game.tiers.count) if game.tiers.keys[t][0] == 1]  # moving
+    weights = [int(game.tier_sizes[t]) for t in tiers]
+    compared, moves, asked = 0, 0, 0
+    problems: list[tuple[str, str]] = []
+    solved_tiers: dict[str, int] = {}
+    values: dict[str, int] = {}
+    while compared < args.random_positions and asked < 400 * max(args.random_positions, 1):
+        batch = []
+        while len(batch) < 2000:
+            tier = rng.choices(tiers, weights)[0]
+            state = game.state_at(game.tiers.global_index(
+                tier, rng.randrange(int(game.tier_sizes[tier]))))
+            if game.primitive_value(state) != ILLEGAL:
+                batch.append(game.format(state))
+        asked += len(batch)
+        answers = peer.query_many([notation.to_peer(text) for text in batch])
+        chosen = [(t, a) for t, a in zip(batch, answers)
+                  if a.get("value") not in (None, "unsolved", "error")]
+        chosen = chosen[:args.random_positions - compared]
+        if not chosen:
+            continue
+        texts = [t for t, _ in chosen]
+        children = [notation.from_peer(m["position"]) for _, a in chosen for m in a["moves"]]
+        ours_v, ours_r = db.lookup_many(texts + children)
+        at = len(texts)
+        for i, (text, answer) in enumerate(chosen):
+            compared += 1
+            mine = VALUE_NAMES.get(int(ours_v[i]), "?")
+            values[mine] = values.get(mine, 0) + 1
+            solved_tiers[str(answer["tier"])] = solved_tiers.get(str(answer["tier"]), 0) + 1
+            if mine != answer["value"] or (ours_v[i] != DRAW
+                                           and int(ours_r[i]) != answer["remoteness"]):
+                problems.append((text, f"ours {mine} {int(ours_r[i])}, GamesmanOne "
+                                       f"{answer['value']} {answer['remoteness']}"))
+            for m in answer["moves"]:
+                moves += 1
+                v, r = VALUE_NAMES.get(int(ours_v[at]), "?"), int(ours_r[at])
+                if v != m.get("value") or (ours_v[at] != DRAW and r != m.get("remoteness")):
+                    problems.append((text, f"move {m['move']}: child ours {v} {r}, "
+                                           f"GamesmanOne {m.get('value')} {m.get('remoteness')}"))
+                at += 1
+    for text, problem in problems[:20]:
+        print(f"DISAGREE {text}  ({notation.to_peer(text)}): {problem}")
+    print(f"{case.name}, GamesmanOne's solved tiers against {db.game.describe()}: "
+          f"{compared:,} positions in {len(solved_tiers):,} of its tiers ({asked:,} random "
+          f"legal positions asked), {moves:,} moves compared (values "
+          + ", ".join(f"{v} {n:,}" for v, n in sorted(values.items()))
+          + f"); {len(problems):,} disagreements")
+    if args.json:
+        print(json.dumps({"case": case.name, "database": str(args.db), "positions": compared,
+                          "moves": moves, "asked": asked, "values": values,
+                          "peer_tiers": solved_tiers, "disagreements": len(problems)}))
+    return 1 if problems else 0
+
+
 # -- command line --------------------------------------------------------------------
 
 
@@ -2770,8 +3141,9 @@ def parser() -> argparse.ArgumentParser:
                         "index, by our rules and GamesmanOne's query code with no database "
                         "(no solving on either side)")
     a.add_argument("--solved-tiers", action="store_true",
-                   help="Winkers: compare --random-positions random legal positions of our "
-                        "endgame table (--db, built with --from-move) in the tiers that "
+                   help="Winkers and Gates: compare --random-positions random legal "
+                        "positions of our endgame table (--db: Winkers built with "
+                        "--from-move, Gates with a smaller piece set) in the tiers that "
                         "GamesmanOne's solver, stopped part way, has solved in --peer-data")
     a.add_argument("--peer-read", choices=("open", "load", "probe"), default="open",
                    help="how the batch helper reads a regular game's (Dobutsu shogi's) one "

@@ -524,11 +524,12 @@ def test_every_games_board_draws_its_moves(name):
         assert [choice["shape"]["from"], choice["shape"]["to"]] == [squares[0], squares[-1]]
     assert svg.count('class="source"') == len({c["shape"]["from"] for c in moving})
     kinds = {c["shape"]["kind"] for c in choices if c["shape"]}
-    # (Teeko and Kaooa place their pieces before they move them)
+    # (Teeko, Kaooa and Gates place their pieces before they move them)
     assert kinds == {"1210": set(), "northcott": set(), "surround": set(), "fsvp": set(),
                      "ttt": {"place"},
                      "teeko": {"place"}, "domineering": {"place"}, "kaooa": {"place"},
                      "winkers": {"place"},
+                     "gates": {"place"},
                      "pousse": {"push"}}.get(name, {"move"})
 
 

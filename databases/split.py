@@ -15,7 +15,8 @@ keeps them safe:
   after each round it appends to each part's log there (``part-KKK.log``, synced)
   what the round changed: the move counter, value and remoteness of each position
   an update reached (``LoopyPart.log_round``). Then the client writes ``state.json``
-  naming the round and its snapshot: a round is complete once it is named there. A
+  naming the round and its snapshot, in the background while the next round runs: a
+  round is complete once it is named there. A
   new snapshot is written when the logs since the last one outgrow it
   (``LOG_SHARE``), and the one before is then removed. To resume, each part loads the
   snapshot, writes back the logged rounds up to the one named, and redoes what the
@@ -40,6 +41,7 @@ import threading
 import time
 import uuid
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -314,7 +316,7 @@ def _write_state(folder: Path, state: RoundState, snapshot: int,
         os.fsync(handle.fileno())
     os.replace(temporary, folder / "state.json")
     for old in folder.glob("snapshot-*"):
-        if old.name != _snapshot_folder(folder, snapshot).name:
+        if old.name < _snapshot_folder(folder, snapshot).name:
             shutil.rmtree(old, ignore_errors=True)
 
 
@@ -352,8 +354,23 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
         report.resumed_round = state.round
         hosts = None
         kept = {"snapshot": snapshot, "bytes": 0, "logged": 0}
+        # state.json is written in the background (in order, one at a time), while
+        # the next round runs: the round is complete once it is written
+        writer, writes = ThreadPoolExecutor(max_workers=1), []
         try:
             hosts = _DaskHosts(client, task, tier, ranges)
+
+            def name_round(reached: RoundState, snapshot_round: int) -> None:
+                if any(w.done() and w.exception() is not None for w in writes):
+                    return  # a round after one that was not kept is not named either
+                _write_state(folder, reached, snapshot_round, ranges)
+
+            def written() -> None:
+                """Raise the first error of the states written so far (KeyboardInterrupt
+                included)."""
+                for w in writes:
+                    if w.done() and w.exception() is not None:
+                        raise w.exception()
 
             def log_to(round_number: int) -> tuple[str, int] | None:
                 """Where the hosts log a round as they apply its last updates: in the
@@ -367,7 +384,11 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                 """Keep the round: its log is written (``log_to``), or a snapshot now
                 (always: after the start); then ``state.json`` names it."""
                 writing = time.perf_counter()
+                written()
                 if always or kept["logged"] > LOG_SHARE * kept["bytes"]:
+                    for w in writes:  # the states before name the snapshot before
+                        w.exception()
+                    written()
                     kept["bytes"] = sum(hosts.call(
                         "save_snapshot", str(_snapshot_folder(folder, reached.round))))
                     kept["snapshot"], kept["logged"] = reached.round, 0
@@ -376,7 +397,8 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                     logged = _logged_bytes(_snapshot_folder(folder, kept["snapshot"]))
                     report.log_bytes += logged - kept["logged"]
                     kept["logged"] = logged
-                _write_state(folder, reached, kept["snapshot"], ranges)
+                writes.append(writer.submit(name_round, RoundState(**reached.as_dict()),
+                                            kept["snapshot"]))
                 report.checkpoints += 1
                 report.checkpoint_seconds += time.perf_counter() - writing
 
@@ -394,13 +416,15 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                 kept["bytes"] = sum(path.stat().st_size
                                     for path in _snapshot_folder(folder, snapshot).glob("*.npz"))
             loopy_parts.solve_rounds(hosts, tier, state, checkpoint, stats, on_round, log_to)
+            writer.shutdown(wait=True)
+            written()
             for (_, own), address in zip(hosts.call("memory"), hosts.addresses):
                 report.part_bytes[address] = own
-            kept = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
+            finished = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
             for (peak, _), address in zip(hosts.call("memory"), hosts.addresses):
                 report.peak_bytes[address] = peak
-            report.counts = sum(counts for counts, _ in kept.values())
-            report.max_remoteness = max(longest for _, longest in kept.values())
+            report.counts = sum(counts for counts, _ in finished.values())
+            report.max_remoteness = max(longest for _, longest in finished.values())
             report.restarts = attempt
             report.seconds = time.perf_counter() - began
             shutil.rmtree(folder, ignore_errors=True)
@@ -412,6 +436,7 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                 raise
             last = error
         finally:
+            writer.shutdown(wait=True)  # every state named before the next attempt reads it
             if hosts is not None:
                 hosts.close()
     raise ClusterError(f"{game.name}: split tier {tier} lost a host {MAX_RESTARTS + 1} times "

@@ -180,6 +180,10 @@ class ClusterPartHost(PartHost):
         """(the worker's peak resident bytes while this host lived, its parts' bytes)."""
         return self.peak, sum(part.nbytes for part in self.parts.values())
 
+    def logging_seconds(self) -> float:
+        """The seconds this host spent writing the rounds' logs."""
+        return self.log_seconds
+
     def close(self) -> None:
         self._sampling.set()
         self.peers = []
@@ -270,6 +274,7 @@ class SplitReport:
     snapshots: int = 0       # of which the parts were written whole
     checkpoint_seconds: float = 0.0  # every checkpoint, the start's snapshot included
     log_bytes: int = 0       # the rounds' logs, in all
+    log_seconds: float = 0.0  # writing them, on the slowest host (inside the rounds' time)
     resumed_round: int = 0   # the round the last attempt began from (1: after the start)
     window_bytes: int | None = None  # child records read at once in the start (None: whole)
 
@@ -279,7 +284,8 @@ class SplitReport:
                 "seconds": self.seconds, "start_seconds": self.start_seconds,
                 "restarts": self.restarts, "checkpoints": self.checkpoints,
                 "snapshots": self.snapshots, "checkpoint_seconds": self.checkpoint_seconds,
-                "log_bytes": self.log_bytes, "resumed_round": self.resumed_round,
+                "log_bytes": self.log_bytes, "log_seconds": self.log_seconds,
+                "resumed_round": self.resumed_round,
                 "window_bytes": self.window_bytes,
                 "peak_bytes": self.peak_bytes,
                 "part_bytes": self.part_bytes,
@@ -420,6 +426,7 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
             written()
             for (_, own), address in zip(hosts.call("memory"), hosts.addresses):
                 report.part_bytes[address] = own
+            report.log_seconds = max(hosts.call("logging_seconds"))
             finished = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
             for (peak, _), address in zip(hosts.call("memory"), hosts.addresses):
                 report.peak_bytes[address] = peak

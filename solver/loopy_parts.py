@@ -778,6 +778,7 @@ class PartHost:
         self.owners: dict[int, int] = {}                    # part -> host index
         self.host = 0
         self.mode = LEVEL
+        self.log_seconds = 0.0  # writing the rounds' logs (``apply``)
 
     def connect(self, host: int, owners: dict[int, int]) -> None:
         """This host's index and every part's host."""
@@ -858,7 +859,9 @@ class PartHost:
             else:
                 results[k] = part.count_live(mine)
         if log is not None:
+            began = time.perf_counter()
             self.log(Path(log[0]), log[1])
+            self.log_seconds += time.perf_counter() - began
         return results
 
     def open_to_ties(self) -> dict[int, int]:

@@ -10,10 +10,17 @@ keeps them safe:
   (``take``, a coroutine: it runs on the other worker's event loop, so two hosts that
   take from each other never wait for each other's actor thread). The arrays travel
   worker to worker over Dask's connections, never through the client.
-* **Checkpoints.** After each round every host writes its parts' arrays into the
-  build's work folder (``loopy-TTTTTT/round-RRRRRR/part-KKK.npz``), and then the
-  client writes ``state.json`` naming that round: a round is complete once it is
-  named there. The round before is then removed.
+* **Checkpoints.** After the start every host writes its parts' arrays whole into
+  the build's work folder (a snapshot: ``loopy-TTTTTT/snapshot-RRRRRR/part-KKK.npz``);
+  after each round it appends to each part's log there (``part-KKK.log``, synced)
+  what the round changed: the move counter, value and remoteness of each position
+  an update reached (``LoopyPart.log_round``). Then the client writes ``state.json``
+  naming the round and its snapshot, in the background while the next round runs: a
+  round is complete once it is named there. A
+  new snapshot is written when the logs since the last one outgrow it
+  (``LOG_SHARE``), and the one before is then removed. To resume, each part loads the
+  snapshot, writes back the logged rounds up to the one named, and redoes what the
+  rounds did beyond their logs (``loopy_parts._resume_rounds``).
 * **Faults.** If a host cannot be reached (its worker died, was killed for memory, or
   its machine went), the client lets go of every host, makes new ones on the workers
   there are now (a nanny restarts a dead worker; a cluster may add others), loads the
@@ -34,6 +41,7 @@ import threading
 import time
 import uuid
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -53,12 +61,12 @@ MAX_RESTARTS = 5
 MEMORY_SAMPLE_SECONDS = 0.02
 #: Seconds to wait for a worker to appear when none is left.
 WORKER_WAIT_SECONDS = 60
-#: The share of a split tier's time its checkpoints may take: after a round, the
-#: parts are written only if the time since the last checkpoint is at least the last
-#: one's writing time over this share (and always after the start). None: after
-#: every round. (Every round cost LOA 5x5's largest tier 145 s of its 317: 53 rounds
-#: of 600 MB.)
-CHECKPOINT_SHARE: float | None = 0.1
+#: A new snapshot of the parts is written (instead of a round's log) once the logs
+#: since the last snapshot hold more than this share of its bytes: a restart then
+#: reads at most this much more than the snapshot. (Every round is kept, in the log;
+#: whole writes after every round cost LOA 5x5's largest tier 145 s of its 317: 53
+#: rounds of 600 MB.)
+LOG_SHARE = 1.0
 #: What a worker process holds before any tier: Python, numpy, numba with a game's
 #: kernels, Dask (measured: 394 MB for Lines of Action 5x5's kernels).
 WORKER_BASELINE_BYTES = 400 << 20
@@ -72,8 +80,8 @@ def split_folder(partial_directory: Path, tier: int) -> Path:
     return Path(partial_directory) / f"loopy-{tier:06d}"
 
 
-def _round_folder(folder: Path, round_number: int) -> Path:
-    return folder / f"round-{round_number:06d}"
+def _snapshot_folder(folder: Path, round_number: int) -> Path:
+    return folder / f"snapshot-{round_number:06d}"
 
 
 def _sample_memory(host: Callable[[], Any], stop: threading.Event) -> None:
@@ -150,11 +158,13 @@ class ClusterPartHost(PartHost):
             incoming.update(call.result())
         return incoming
 
-    def save_round(self, folder: str) -> None:
+    def save_snapshot(self, folder: str) -> int:
+        """Write the parts whole into ``folder``; returns the bytes of their arrays."""
         self.save(Path(folder))
+        return sum(part.nbytes for part in self.parts.values())
 
-    def load_round(self, folder: str) -> None:
-        self.load(Path(folder))
+    def load_round(self, folder: str, state: dict[str, Any]) -> None:
+        self.load(Path(folder), RoundState(**state))
 
     def finish_and_keep(self) -> dict[int, tuple[np.ndarray, int]]:
         """Finish every part and keep its records as a piece of the tier; returns
@@ -169,6 +179,10 @@ class ClusterPartHost(PartHost):
     def memory(self) -> tuple[int, int]:
         """(the worker's peak resident bytes while this host lived, its parts' bytes)."""
         return self.peak, sum(part.nbytes for part in self.parts.values())
+
+    def logging_seconds(self) -> float:
+        """The seconds this host spent writing the rounds' logs."""
+        return self.log_seconds
 
     def close(self) -> None:
         self._sampling.set()
@@ -256,7 +270,12 @@ class SplitReport:
     peak_bytes: dict[str, int] = field(default_factory=dict)   # worker -> peak resident
     part_bytes: dict[str, int] = field(default_factory=dict)   # worker -> its parts' arrays
     restarts: int = 0
-    checkpoints: int = 0
+    checkpoints: int = 0     # rounds kept (each logged, or a snapshot)
+    snapshots: int = 0       # of which the parts were written whole
+    checkpoint_seconds: float = 0.0  # every checkpoint, the start's snapshot included
+    log_bytes: int = 0       # the rounds' logs, in all
+    log_seconds: float = 0.0  # writing them, on the slowest host (inside the rounds' time)
+    resumed_round: int = 0   # the round the last attempt began from (1: after the start)
     window_bytes: int | None = None  # child records read at once in the start (None: whole)
 
     def as_dict(self) -> dict[str, Any]:
@@ -264,34 +283,46 @@ class SplitReport:
                 "counts": self.counts.tolist(), "max_remoteness": self.max_remoteness,
                 "seconds": self.seconds, "start_seconds": self.start_seconds,
                 "restarts": self.restarts, "checkpoints": self.checkpoints,
+                "snapshots": self.snapshots, "checkpoint_seconds": self.checkpoint_seconds,
+                "log_bytes": self.log_bytes, "log_seconds": self.log_seconds,
+                "resumed_round": self.resumed_round,
                 "window_bytes": self.window_bytes,
                 "peak_bytes": self.peak_bytes,
                 "part_bytes": self.part_bytes,
                 "rounds": [r.as_dict() for r in self.stats.rounds]}
 
 
-def _read_state(folder: Path, ranges: list[tuple[int, int]]) -> RoundState:
-    """The last complete round kept in ``folder`` (a fresh start if there is none, or
-    it was cut otherwise)."""
+def _read_state(folder: Path, ranges: list[tuple[int, int]]) -> tuple[RoundState, int]:
+    """The last complete round kept in ``folder`` and the round of its snapshot (a
+    fresh start if there is none, or it was cut otherwise)."""
     try:
         kept = json.loads((folder / "state.json").read_text())
     except (OSError, ValueError):
-        return RoundState()
-    if [tuple(r) for r in kept.get("parts", [])] != ranges:
+        return RoundState(), 0
+    if [tuple(r) for r in kept.get("parts", [])] != ranges or "snapshot" not in kept:
         shutil.rmtree(folder, ignore_errors=True)
-        return RoundState()
-    return RoundState(kept["phase"], kept["tie"], kept["level"], kept["round"])
+        folder.mkdir(parents=True, exist_ok=True)
+        return RoundState(), 0
+    return RoundState(kept["phase"], kept["tie"], kept["level"], kept["round"]), kept["snapshot"]
 
 
-def _write_state(folder: Path, state: RoundState, ranges: list[tuple[int, int]]) -> None:
+def _logged_bytes(snapshot: Path) -> int:
+    """The bytes of the parts' logs in a snapshot's folder (the work folder is shared
+    by the client and the workers)."""
+    return sum(path.stat().st_size for path in snapshot.glob("*.log"))
+
+
+def _write_state(folder: Path, state: RoundState, snapshot: int,
+                 ranges: list[tuple[int, int]]) -> None:
     temporary = folder / "state.json.tmp"
     with open(temporary, "w") as handle:
-        json.dump({**state.as_dict(), "parts": [list(r) for r in ranges]}, handle)
+        json.dump({**state.as_dict(), "snapshot": snapshot, "parts": [list(r) for r in ranges]},
+                  handle)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, folder / "state.json")
-    for old in folder.glob("round-*"):
-        if old.name != _round_folder(folder, state.round).name:
+    for old in folder.glob("snapshot-*"):
+        if old.name < _snapshot_folder(folder, snapshot).name:
             shutil.rmtree(old, ignore_errors=True)
 
 
@@ -325,24 +356,57 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
     for attempt in range(MAX_RESTARTS + 1):
         if on_attempt is not None:
             on_attempt(attempt)
-        state = _read_state(folder, ranges)
+        state, snapshot = _read_state(folder, ranges)
+        report.resumed_round = state.round
         hosts = None
-        timing = {"last": time.perf_counter(), "writing": 0.0}
+        kept = {"snapshot": snapshot, "bytes": 0, "logged": 0}
+        # state.json is written in the background (in order, one at a time), while
+        # the next round runs: the round is complete once it is written
+        writer, writes = ThreadPoolExecutor(max_workers=1), []
         try:
             hosts = _DaskHosts(client, task, tier, ranges)
 
+            def name_round(reached: RoundState, snapshot_round: int) -> None:
+                if any(w.done() and w.exception() is not None for w in writes):
+                    return  # a round after one that was not kept is not named either
+                _write_state(folder, reached, snapshot_round, ranges)
+
+            def written() -> None:
+                """Raise the first error of the states written so far (KeyboardInterrupt
+                included)."""
+                for w in writes:
+                    if w.done() and w.exception() is not None:
+                        raise w.exception()
+
+            def log_to(round_number: int) -> tuple[str, int] | None:
+                """Where the hosts log a round as they apply its last updates: in the
+                snapshot's folder, unless the logs outgrew it (LOG_SHARE: then a new
+                snapshot keeps the round)."""
+                if kept["logged"] > LOG_SHARE * kept["bytes"]:
+                    return None
+                return str(_snapshot_folder(folder, kept["snapshot"])), round_number
+
             def checkpoint(reached: RoundState, always: bool = False) -> None:
-                """Keep the parts after a round (see CHECKPOINT_SHARE)."""
-                since = time.perf_counter() - timing["last"]
-                if not always and CHECKPOINT_SHARE is not None and \
-                        since * CHECKPOINT_SHARE < timing["writing"]:
-                    return
+                """Keep the round: its log is written (``log_to``), or a snapshot now
+                (always: after the start); then ``state.json`` names it."""
                 writing = time.perf_counter()
-                hosts.call("save_round", str(_round_folder(folder, reached.round)))
-                _write_state(folder, reached, ranges)
-                timing["last"] = time.perf_counter()
-                timing["writing"] = timing["last"] - writing
+                written()
+                if always or kept["logged"] > LOG_SHARE * kept["bytes"]:
+                    for w in writes:  # the states before name the snapshot before
+                        w.exception()
+                    written()
+                    kept["bytes"] = sum(hosts.call(
+                        "save_snapshot", str(_snapshot_folder(folder, reached.round))))
+                    kept["snapshot"], kept["logged"] = reached.round, 0
+                    report.snapshots += 1
+                else:
+                    logged = _logged_bytes(_snapshot_folder(folder, kept["snapshot"]))
+                    report.log_bytes += logged - kept["logged"]
+                    kept["logged"] = logged
+                writes.append(writer.submit(name_round, RoundState(**reached.as_dict()),
+                                            kept["snapshot"]))
                 report.checkpoints += 1
+                report.checkpoint_seconds += time.perf_counter() - writing
 
             if state.phase == "start":
                 starting = time.perf_counter()
@@ -353,15 +417,21 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                 state = RoundState("levels", 0, min(min(r.values()) for r in levels), 1)
                 checkpoint(state, always=True)
             else:
-                hosts.call("load_round", str(_round_folder(folder, state.round)))
-            loopy_parts.solve_rounds(hosts, tier, state, checkpoint, stats, on_round)
+                hosts.call("load_round", str(_snapshot_folder(folder, snapshot)), state.as_dict())
+                kept["logged"] = _logged_bytes(_snapshot_folder(folder, snapshot))
+                kept["bytes"] = sum(path.stat().st_size
+                                    for path in _snapshot_folder(folder, snapshot).glob("*.npz"))
+            loopy_parts.solve_rounds(hosts, tier, state, checkpoint, stats, on_round, log_to)
+            writer.shutdown(wait=True)
+            written()
             for (_, own), address in zip(hosts.call("memory"), hosts.addresses):
                 report.part_bytes[address] = own
-            kept = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
+            report.log_seconds = max(hosts.call("logging_seconds"))
+            finished = {k: v for host in hosts.call("finish_and_keep") for k, v in host.items()}
             for (peak, _), address in zip(hosts.call("memory"), hosts.addresses):
                 report.peak_bytes[address] = peak
-            report.counts = sum(counts for counts, _ in kept.values())
-            report.max_remoteness = max(longest for _, longest in kept.values())
+            report.counts = sum(counts for counts, _ in finished.values())
+            report.max_remoteness = max(longest for _, longest in finished.values())
             report.restarts = attempt
             report.seconds = time.perf_counter() - began
             shutil.rmtree(folder, ignore_errors=True)
@@ -373,6 +443,7 @@ def solve_split_tier(client: Any, game: Any, partial: Any, task: Any, tier: int,
                 raise
             last = error
         finally:
+            writer.shutdown(wait=True)  # every state named before the next attempt reads it
             if hosts is not None:
                 hosts.close()
     raise ClusterError(f"{game.name}: split tier {tier} lost a host {MAX_RESTARTS + 1} times "

@@ -75,6 +75,9 @@ def _summary(split: dict) -> dict:
         "round_seconds": round(sum(r["seconds"] for r in rounds), 2),
         "checkpoint_seconds": round(sum(r["checkpoint_seconds"] for r in rounds), 2),
         "checkpoints": split["checkpoints"], "restarts": split["restarts"],
+        "snapshots": split.get("snapshots"), "log_mib": round(split.get("log_bytes", 0) / 2**20, 1),
+        "all_checkpoint_seconds": round(split.get("checkpoint_seconds", 0.0), 2),
+        "log_seconds": round(split.get("log_seconds", 0.0), 2),
         "peak_mib": sorted(v >> 20 for v in split["peak_bytes"].values()),
         "part_mib": sorted(v >> 20 for v in split["part_bytes"].values()),
     }

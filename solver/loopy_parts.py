@@ -58,11 +58,11 @@ from tiersolve.solver.common import (
     read_child, report_failure, tier_summary,
 )
 from tiersolve.solver.loopy import (
-    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, _apply_update, _blocks_due, _is_open,
-    moves_inside, start_state,
+    BLOCK_BITS, CURRENT, FILLED, FIRST, NO_DUE, NO_LEVEL, OPEN, OPEN_NOT_LOSING, WIN_PENDING,
+    _apply_update, _block_due, _blocks_due, _is_open, moves_inside, start_state,
 )
 from tiersolve.solver.records import record_none, unpack_remoteness, unpack_value
-from tiersolve.values import DRAW, ILLEGAL, NO_REMOTENESS, NONCANONICAL
+from tiersolve.values import DRAW, ILLEGAL, NO_REMOTENESS, NONCANONICAL, TIE, WIN
 
 expand, expand_leaving, parents = bound_later("expand", "expand_leaving", "parents")
 #: Whether the game has ``expand_leaving`` (``specialise`` binds it as a constant).
@@ -125,7 +125,9 @@ def part_work_bytes(game, tier_size: int, part_size: int, threads: int) -> int:
     """Memory one part of ``part_size`` positions of a tier of ``tier_size`` takes on
     ``threads`` threads: its work arrays and frontier, the update buffers of its
     generating threads and their updates gathered by owner (as many again)."""
-    own = part_size * loopy.bytes_per_position(game) + 2 * (-(-part_size >> BLOCK_BITS))
+    # arrays, frontier, and a bit a position for the rounds' logs (``log_round``)
+    own = part_size * loopy.bytes_per_position(game) + 2 * (-(-part_size >> BLOCK_BITS)) + \
+        (-(-part_size >> 3))
     chunks = part_chunk_count(game, tier_size, part_size)
     buffers = threads * (chunks * (loopy.CHUNK * loopy.update_type(tier_size).itemsize + 8)
                          + 3 * 8 * loopy.bucket_count(tier_size))
@@ -200,6 +202,83 @@ def _lowest_due(due):
         if due[block] != NO_DUE and due[block] < lowest:
             lowest = np.int64(due[block])
     return lowest
+
+
+@jit
+def _mark_touched(updates, touched):
+    """Set the bit of each update's (part-local) parent in ``touched``."""
+    for i in range(updates.shape[0]):
+        parent = np.int64(updates[i]) >> 1
+        touched[parent >> 3] |= np.uint8(1 << (parent & 7))
+
+
+@jit
+def _count_touched(touched):
+    """How many bits of ``touched`` are set."""
+    count = 0
+    for byte in range(touched.shape[0]):
+        bits = np.int64(touched[byte])
+        while bits:
+            bits &= bits - 1
+            count += 1
+    return count
+
+
+@jit
+def _take_touched(touched, out):
+    """The positions whose bit is set, in order, written to ``out``; clears the bits.
+    Returns how many."""
+    count = 0
+    for byte in range(touched.shape[0]):
+        bits = touched[byte]
+        if bits == 0:
+            continue
+        for bit in range(8):
+            if bits & (1 << bit):
+                out[count] = (byte << 3) | bit
+                count += 1
+        touched[byte] = 0
+    return count
+
+
+@jit
+def _replay(indices, new_values, new_remoteness, new_counters, values, remoteness, counters):
+    """Write a round's logged entries back into the work arrays."""
+    for i in range(indices.shape[0]):
+        local = np.int64(indices[i])
+        values[local] = new_values[i]
+        remoteness[local] = new_remoteness[i]
+        counters[local] = new_counters[i]
+
+
+@jit
+def _resume_rounds(values, remoteness, due, level, tie_phase):
+    """After a snapshot and the logged rounds are written back: what the rounds before
+    ``level`` did that the logs do not hold, done again. Each round's generation
+    settled its positions due then (WIN_PENDING -> WIN; in the tie phase
+    OPEN_NOT_LOSING -> TIE, and at its start OPEN positions forgot their LOSE level,
+    ``loopy._open_to_ties``); and each block's ``due`` is the lowest level from
+    ``level`` on at which one of its positions has work, as the rounds left it."""
+    size = values.shape[0]
+    for local in range(size):
+        value = values[local]
+        distance = np.int64(remoteness[local])
+        if value == WIN_PENDING and (tie_phase or distance < level):
+            values[local] = WIN
+        elif tie_phase and value == OPEN:
+            remoteness[local] = NO_REMOTENESS
+        elif tie_phase and value == OPEN_NOT_LOSING and distance != NO_REMOTENESS \
+                and distance < level:
+            values[local] = TIE
+    for block in range(due.shape[0]):
+        base = block << BLOCK_BITS
+        due[block] = _block_due(values, remoteness, base, min(base + (1 << BLOCK_BITS), size),
+                                level - 1, tie_phase)
+
+
+#: A round's record in a part's log: its header (round, entries), then the entries'
+#: local indices, values, remoteness and move counters, each array whole.
+LOG_HEADER = np.dtype([("round", "<i8"), ("entries", "<i8")])
 
 
 def _undecided_parents(data, tier, lo, hi, offset, tier_size, distinct, values, out, buffers):
@@ -377,6 +456,10 @@ class LoopyPart:
         self.level, self.tie_phase = NO_LEVEL, 0
         self._buffers: tuple | None = None
         self._check: tuple | None = None
+        #: One bit a position: those an update reached since the last ``log_round``
+        #: (None: not logging).
+        self.touched: np.ndarray | None = None
+        self.touched_updates = 0
 
     @property
     def size(self) -> int:
@@ -506,6 +589,10 @@ class LoopyPart:
                                      self.values, self.remoteness, self.counters, self.due)
 
             list(pool.map(apply_slice, range(len(cuts) + 1)))
+            if self.touched is not None:
+                for updates in incoming:
+                    _mark_touched(updates, self.touched)
+                    self.touched_updates += updates.size
         return int(_lowest_due(self.due)) if final else NO_LEVEL
 
     def open_to_ties(self, pool: ThreadPoolExecutor) -> int:
@@ -569,11 +656,12 @@ class LoopyPart:
         """Let go of the arrays."""
         for name in ("values", "remoteness", "counters", "due"):
             setattr(self, name, np.empty(0, np.uint8))
-        self._buffers = self._check = None
+        self._buffers = self._check = self.touched = None
 
     # -- checkpoints -------------------------------------------------------------------
     def save(self, path: Path) -> None:
-        """Write the work arrays to ``path`` durably (under a temporary name first)."""
+        """Write the work arrays to ``path`` durably (under a temporary name first): a
+        snapshot, from which the rounds are logged (``log_round``)."""
         temporary = path.with_name(path.name + ".tmp")
         with open(temporary, "wb") as handle:
             np.savez(handle, values=self.values, remoteness=self.remoteness,
@@ -581,15 +669,82 @@ class LoopyPart:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
+        self.start_logging()
 
-    def load(self, path: Path) -> None:
-        """Read the work arrays ``save`` wrote."""
+    def start_logging(self) -> None:
+        """From now on, note the positions updates reach (``log_round`` writes them)."""
+        if self.touched is None:
+            self.touched = np.zeros(-(-self.size >> 3), np.uint8)
+        else:
+            self.touched[:] = 0
+        self.touched_updates = 0
+
+    def _index_type(self) -> np.dtype:
+        return np.dtype(np.uint32) if self.size <= 1 << 32 else np.dtype(np.int64)
+
+    def log_round(self, path: Path, round_number: int) -> int:
+        """Append to the log ``path`` (synced) what the round changed: the move counter,
+        value and remoteness of every position an update reached since the last call.
+        Everything else a round changes follows from the round it ended
+        (``_resume_rounds``). Returns the bytes written."""
+        if self.touched is None:
+            raise RuntimeError("log_round before a snapshot (save or load)")
+        indices = np.empty(_count_touched(self.touched) if self.touched_updates else 0,
+                           self._index_type())
+        count = _take_touched(self.touched, indices) if indices.size else 0
+        self.touched_updates = 0
+        header = np.array([(round_number, count)], LOG_HEADER)
+        arrays = (indices, self.values[indices], self.remoteness[indices], self.counters[indices])
+        with open(path, "ab") as handle:
+            for array in (header, *arrays):
+                handle.write(array.tobytes())
+            handle.flush()
+            os.fsync(handle.fileno())
+        return header.nbytes + sum(array.nbytes for array in arrays)
+
+    def load(self, path: Path, log: Path | None = None, state: RoundState | None = None
+             ) -> None:
+        """Read the work arrays ``save`` wrote; then, with ``log`` and ``state``, write
+        back the rounds logged up to ``state.round`` (the log is cut after it) and redo
+        what they did beyond the log (``_resume_rounds``)."""
         with np.load(path) as kept:
             for name in ("values", "remoteness", "counters", "due"):
                 array = kept[name]
                 if array.shape != getattr(self, name).shape:
                     raise ValueError(f"{path} holds {name} of {array.shape}, not of this part")
                 setattr(self, name, array)
+        self.start_logging()
+        if log is None or state is None:
+            return
+        index_type = self._index_type()
+        kept_bytes = 0
+        if log.exists():
+            with open(log, "r+b") as handle:
+                while True:
+                    data = handle.read(LOG_HEADER.itemsize)
+                    if len(data) < LOG_HEADER.itemsize:
+                        break
+                    header = np.frombuffer(data, LOG_HEADER)
+                    if int(header["round"][0]) > state.round:
+                        break
+                    count = int(header["entries"][0])
+                    parts = []
+                    for dtype in (index_type, self.values.dtype, self.remoteness.dtype,
+                                  self.counters.dtype):
+                        data = handle.read(count * dtype.itemsize)
+                        if len(data) < count * dtype.itemsize:
+                            break
+                        parts.append(np.frombuffer(data, dtype))
+                    if len(parts) < 4:
+                        break  # a record cut short: its round was never complete
+                    _replay(*parts, self.values, self.remoteness, self.counters)
+                    kept_bytes = handle.tell()
+                handle.truncate(kept_bytes)
+                handle.flush()
+                os.fsync(handle.fileno())
+        if state.phase == "levels":
+            _resume_rounds(self.values, self.remoteness, self.due, np.int64(state.level),
+                           np.int64(state.tie))
 
 
 def _run(pool: ThreadPoolExecutor, calls: list[tuple[Callable, tuple]]) -> list:
@@ -623,6 +778,7 @@ class PartHost:
         self.owners: dict[int, int] = {}                    # part -> host index
         self.host = 0
         self.mode = LEVEL
+        self.log_seconds = 0.0  # writing the rounds' logs (``apply``)
 
     def connect(self, host: int, owners: dict[int, int]) -> None:
         """This host's index and every part's host."""
@@ -663,8 +819,13 @@ class PartHost:
         self.mode = CHECK
         return {k: part.begin_check() for k, part in self.parts.items()}
 
-    def generate(self) -> dict[int, tuple[bool, dict[int, int]]]:
-        """One exchange's generation in every part: (is it done, updates per owner)."""
+    def generate(self, begin: tuple[int, int] | None = None
+                 ) -> dict[int, tuple[bool, dict[int, int]]]:
+        """One exchange's generation in every part: (is it done, updates per owner).
+        ``begin``: (level, tie phase) of a level this exchange begins (``begin_level``,
+        in the same call: one call fewer a round)."""
+        if begin is not None:
+            self.begin_level(*begin)
         summary = {}
         for k, part in self.parts.items():
             if self.mode == LEVEL:
@@ -685,9 +846,10 @@ class PartHost:
         """The updates for this host's parts from every host (here: from itself)."""
         return self.take(list(self.parts))
 
-    def apply(self, final: bool) -> dict[int, int]:
+    def apply(self, final: bool, log: tuple[str, int] | None = None) -> dict[int, int]:
         """One exchange's application in every part: the next level (LEVEL; NO_LEVEL
-        unless ``final``), or the parents with a move left (CHECK)."""
+        unless ``final``), or the parents with a move left (CHECK). ``log``: (folder,
+        round) to log the round in once applied (``log``, in the same call)."""
         incoming = self.pull()
         results = {}
         for k, part in self.parts.items():
@@ -696,6 +858,10 @@ class PartHost:
                 results[k] = part.apply(self.pool, mine, final)
             else:
                 results[k] = part.count_live(mine)
+        if log is not None:
+            began = time.perf_counter()
+            self.log(Path(log[0]), log[1])
+            self.log_seconds += time.perf_counter() - began
         return results
 
     def open_to_ties(self) -> dict[int, int]:
@@ -705,14 +871,24 @@ class PartHost:
         return {k: part.finish(self.pool, records_type) for k, part in self.parts.items()}
 
     def save(self, folder: Path) -> None:
-        """Write every part's arrays into ``folder`` (``part-NNN.npz``)."""
+        """Write every part's arrays into ``folder`` (``part-NNN.npz``): a snapshot."""
         folder.mkdir(parents=True, exist_ok=True)
         for k, part in self.parts.items():
+            # a log left by an attempt that wrote this snapshot and was then lost
+            (folder / f"part-{k:03d}.log").unlink(missing_ok=True)
             part.save(folder / f"part-{k:03d}.npz")
 
-    def load(self, folder: Path) -> None:
+    def log(self, folder: Path, round_number: int) -> int:
+        """Append what the round changed in every part to its log in the snapshot's
+        ``folder`` (``part-NNN.log``); returns the bytes written."""
+        return sum(part.log_round(folder / f"part-{k:03d}.log", round_number)
+                   for k, part in self.parts.items())
+
+    def load(self, folder: Path, state: RoundState | None = None) -> None:
+        """Every part from the snapshot in ``folder`` and, with ``state``, its log up to
+        ``state.round``."""
         for k, part in self.parts.items():
-            part.load(folder / f"part-{k:03d}.npz")
+            part.load(folder / f"part-{k:03d}.npz", folder / f"part-{k:03d}.log", state)
 
     def close(self) -> None:
         for part in self.parts.values():
@@ -780,13 +956,16 @@ class SplitStats:
         return sum(r.bytes_between_hosts for r in self.rounds)
 
 
-def _exchange(hosts: Hosts, record: RoundStats) -> list[list[dict[int, int]]]:
+def _exchange(hosts: Hosts, record: RoundStats, begin: tuple[int, int] | None = None,
+              log: tuple[str, int] | None = None) -> list[list[dict[int, int]]]:
     """Generate and apply until every part is done; returns every apply's results
-    (and counts the parents sent in ``record``)."""
+    (and counts the parents sent in ``record``). ``begin`` goes with the first
+    generation (a level's start), ``log`` with the last application."""
     applied = []
     while True:
         record.exchanges += 1
-        summaries = {k: s for summary in hosts.call("generate") for k, s in summary.items()}
+        summaries = {k: s for summary in hosts.call("generate", begin) for k, s in summary.items()}
+        begin = None
         final = all(done for done, _ in summaries.values())
         for sender, (_, sent) in summaries.items():
             for owner, (count, nbytes) in sent.items():
@@ -796,7 +975,7 @@ def _exchange(hosts: Hosts, record: RoundStats) -> list[list[dict[int, int]]]:
                 if hosts.part_host[owner] != hosts.part_host[sender]:
                     record.between_hosts += count
                     record.bytes_between_hosts += nbytes
-        applied.append(hosts.call("apply", final))
+        applied.append(hosts.call("apply", final, log if final else None))
         if final:
             return applied
 
@@ -804,12 +983,15 @@ def _exchange(hosts: Hosts, record: RoundStats) -> list[list[dict[int, int]]]:
 def solve_rounds(hosts: Hosts, tier: int, state: RoundState,
                  checkpoint: Callable[[RoundState], None] | None = None,
                  stats: SplitStats | None = None,
-                 on_round: Callable[[RoundStats], None] | None = None) -> None:
+                 on_round: Callable[[RoundStats], None] | None = None,
+                 log: Callable[[int], tuple[str, int] | None] | None = None) -> None:
     """Run the rounds of a split tier on ``hosts`` from ``state`` (phase "start" is
     done by the caller, which loads the child tiers) to the end of the check:
     levels of WIN/LOSE, then TIE, then the check. After each round ``checkpoint``
-    (if given) saves the parts and the state. Raises ContractFailure if the moves and
-    un-moves into undecided positions disagree."""
+    (if given) keeps the state; ``log(round)`` (if given) says where the hosts log
+    the level round that ends as ``round`` (``PartHost.apply``), None for nowhere.
+    Raises ContractFailure if the moves and un-moves into undecided positions
+    disagree."""
     stats = stats if stats is not None else SplitStats()
     while state.phase == "levels":
         if state.level >= NO_LEVEL:
@@ -821,8 +1003,8 @@ def solve_rounds(hosts: Hosts, tier: int, state: RoundState,
         else:
             record = RoundStats("level", state.level, state.tie)
             began = time.perf_counter()
-            hosts.call("begin_level", state.level, state.tie)
-            results = _exchange(hosts, record)[-1]
+            results = _exchange(hosts, record, (state.level, state.tie),
+                                log(state.round + 1) if log is not None else None)[-1]
             state.level = min(min(r.values(), default=NO_LEVEL) for r in results)
             record.seconds = time.perf_counter() - began
             stats.rounds.append(record)

@@ -73,6 +73,53 @@ def test_parts_equal_the_whole_tier(small_buffers, name, options):
     assert exchanges >= 2  # the buffers did fill in the middle of a round
 
 
+@pytest.mark.parametrize("name, options", [SMALL_BOARDS[0], SMALL_BOARDS[4]],
+                         ids=[SMALL_BOARDS[0][0], SMALL_BOARDS[4][0]])
+def test_a_snapshot_and_the_logs_give_back_every_round(small_buffers, tmp_path, name, options):
+    """The checkpoints of split.py: a snapshot after the start, a log a round, a new
+    snapshot now and then. After every round, parts loaded from the snapshot and its
+    logs hold exactly the arrays of the parts that ran (frontier included), a record
+    cut short at the log's end is dropped, and the tier ends identical."""
+    game = make_game(name, **options)
+    whole = _whole_tiers(game)
+    tier = max((t for t in range(len(game.tier_sizes))
+                if tiers.tier_type(game, t) == TierType.LOOPY), key=lambda t: game.tier_sizes[t])
+    records_type = tiers.records_type(game)
+    ranges = loopy_parts.part_ranges(int(game.tier_sizes[tier]), 3)
+    host = loopy_parts.PartHost(game, tier, ranges, range(len(ranges)), 2)
+    reads = {kid: whole[kid] for kid in tiers.tiers_read(game, tier)}
+    level = min(host.start(reads, records_type).values())
+    state = loopy_parts.RoundState("levels", 0, level, 1)
+    snapshot = tmp_path / "snapshot-1"
+    host.save(snapshot)
+    checked = []
+
+    def checkpoint(reached):
+        nonlocal snapshot
+        if reached.round % 5 == 0:  # a new snapshot, as LOG_SHARE asks now and then
+            snapshot = tmp_path / f"snapshot-{reached.round}"
+            host.save(snapshot)
+        else:
+            host.log(snapshot, reached.round)
+        if reached.round % 2:
+            with open(snapshot / "part-001.log", "ab") as handle:
+                handle.write(b"cut short")  # a record whose round never completed
+        copy = loopy_parts.PartHost(game, tier, ranges, range(len(ranges)), 1)
+        copy.load(snapshot, loopy_parts.RoundState(**reached.as_dict()))
+        for k, part in host.parts.items():
+            for array in ("values", "remoteness", "counters", "due"):
+                assert np.array_equal(getattr(copy.parts[k], array), getattr(part, array)), \
+                    (reached, k, array)
+        copy.close()
+        checked.append(reached.round)
+
+    loopy_parts.solve_rounds(loopy_parts._LocalHosts(host), tier, state, checkpoint)
+    finished = host.finish(records_type)
+    host.close()
+    assert np.array_equal(np.concatenate([finished[k][0] for k in sorted(finished)]), whole[tier])
+    assert len(checked) >= 6 and checked == list(range(2, len(checked) + 2))
+
+
 def test_part_ranges_start_on_blocks_and_cover_the_tier():
     for size, parts in ((1_000_003, 3), (64 * 7, 4), (65, 2), (10, 3)):
         ranges = loopy_parts.part_ranges(size, parts)
@@ -161,30 +208,45 @@ def in_process(tmp_path_factory):
     return build
 
 
+@pytest.fixture(scope="module")
+def local_cluster():
+    """Local clusters of N worker processes, made once: N -> cluster."""
+    made: dict[int, object] = {}
+
+    def cluster(workers: int):
+        if workers not in made:
+            made[workers] = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                     processes=True, dashboard_address=":0")
+        return made[workers]
+
+    yield cluster
+    for running in made.values():
+        running.close()
+
+
 @pytest.mark.parametrize("workers", [2, 4])
 def test_split_tiers_on_a_local_cluster_equal_the_in_process_build(tmp_path, in_process, workers,
-                                                                  monkeypatch):
+                                                                  monkeypatch, local_cluster):
     from tiersolve.databases import split as splitting
     from tiersolve.databases.build import build_database
 
     cases = [("loa", {"rows": 3, "cols": 3}), ("pousse", {"size": 3})]
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
-        # with 4 workers, only the cuts that use more than 2 of them (CI's time)
-        cuts = ((2, None), (3, None), (4, None), (3, 1000)) if workers == 2 else ((3, None), (4, None))
-        for name, options in cases:
-            for parts, window in cuts:
-                # window: bytes of child records a worker reads at once
-                monkeypatch.setattr(splitting, "child_window_bytes", lambda *_: window)
-                out = tmp_path / f"{name}-{parts}-{window}.h5"
-                report = build_database(make_game(name, **options), out, progress=False,
-                                        scheduler=cluster.scheduler_address, loopy_parts=parts)
-                assert _same(out, in_process(name, options)), (name, parts, window)
-                split = report.split_tiers
-                assert split and max(len(s["parts"]) for s in split) == parts
-                assert all(s["rounds"] and s["peak_bytes"] for s in split)
-                assert all(s["window_bytes"] == window for s in split)
-                assert len({w for s in split for w in s["peak_bytes"]}) == min(workers, parts)
+    cluster = local_cluster(workers)
+    # with 4 workers, only the cuts that use more than 2 of them (CI's time)
+    cuts = ((2, None), (3, None), (4, None), (3, 1000)) if workers == 2 else ((3, None), (4, None))
+    for name, options in cases:
+        for parts, window in cuts:
+            # window: bytes of child records a worker reads at once
+            monkeypatch.setattr(splitting, "child_window_bytes", lambda *_: window)
+            out = tmp_path / f"{name}-{parts}-{window}.h5"
+            report = build_database(make_game(name, **options), out, progress=False,
+                                    scheduler=cluster.scheduler_address, loopy_parts=parts)
+            assert _same(out, in_process(name, options)), (name, parts, window)
+            split = report.split_tiers
+            assert split and max(len(s["parts"]) for s in split) == parts
+            assert all(s["rounds"] and s["peak_bytes"] for s in split)
+            assert all(s["window_bytes"] == window for s in split)
+            assert len({w for s in split for w in s["peak_bytes"]}) == min(workers, parts)
 
 
 def test_a_worker_killed_in_a_split_tier_changes_nothing(tmp_path, in_process, monkeypatch):
@@ -195,7 +257,6 @@ def test_a_worker_killed_in_a_split_tier_changes_nothing(tmp_path, in_process, m
     from tiersolve.databases import cluster, split
     from tiersolve.databases.build import build_database
 
-    monkeypatch.setattr(split, "CHECKPOINT_SHARE", None)  # every round kept
     name, options = "loa", {"rows": 4, "cols": 4}
     game = make_game(name, **options)
     memory = cluster.task_peak_bytes(game, 15) + split.WORKER_BASELINE_BYTES - 1
@@ -235,3 +296,43 @@ def test_a_worker_killed_in_a_split_tier_changes_nothing(tmp_path, in_process, m
     [last] = outcome["report"].split_tiers
     assert last["tier"] == 15 and last["restarts"] == 1 and len(last["parts"]) == 2
     assert _same(out, expected)
+
+
+def test_a_stopped_split_tier_resumes_from_its_last_round(tmp_path, in_process, monkeypatch,
+                                                         local_cluster):
+    """Stop a build (Ctrl-C) once round 3 of Lines of Action 3x3's largest tier is kept
+    (its snapshot after the start, then a log a round): built again, that tier begins
+    from round 3, not from its start, and the database is identical."""
+    from tiersolve.databases import split
+    from tiersolve.databases.build import build_database
+
+    name, options = "loa", {"rows": 3, "cols": 3}
+    game = make_game(name, **options)
+    largest = max((t for t in range(len(game.tier_sizes))
+                   if tiers.tier_type(game, t) == TierType.LOOPY), key=lambda t: game.tier_sizes[t])
+    out = tmp_path / "stopped.h5"
+    write_state = split._write_state
+
+    def stop_at_round_3(folder, state, snapshot, ranges):
+        write_state(folder, state, snapshot, ranges)
+        if folder.name == f"loopy-{largest:06d}" and state.round == 3:
+            raise KeyboardInterrupt
+
+    local = local_cluster(2)
+    monkeypatch.setattr(split, "_write_state", stop_at_round_3)
+    with pytest.raises(KeyboardInterrupt):
+        build_database(game, out, progress=False, scheduler=local.scheduler_address,
+                       loopy_parts=2)
+    monkeypatch.setattr(split, "_write_state", write_state)
+    report = build_database(game, out, progress=False, scheduler=local.scheduler_address,
+                            loopy_parts=2)
+    [resumed] = [s for s in report.split_tiers if s["tier"] == largest]
+    # the same tier's rounds from the start, in one process
+    whole = _whole_tiers(game)
+    stats = loopy_parts.SplitStats()
+    loopy_parts.solve_in_parts(game, largest, 2, whole.__getitem__,
+                               records_type=tiers.records_type(game), stats=stats)
+    every = [(r.kind, r.level, r.tie) for r in stats.rounds]
+    assert resumed["resumed_round"] == 3 and len(every) > 4
+    assert [(r["kind"], r["level"], r["tie"]) for r in resumed["rounds"]] == every[2:]
+    assert _same(out, in_process(name, options))

@@ -357,7 +357,11 @@ def test_the_command_reports_a_table_json_and_a_plot(database, capsys, tmp_path)
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     code, out, err = command(["evaluate", str(db.path), "--agent", "mcts:20", "--games", "6",
                               "--json", "--game", "tic_tac_toe"], capsys)
-    assert code == 0 and err == ""
+    assert code == 0 and err.startswith("mcts:20: 6 games, ") and err.count("\n") == 1
+    # progress stays on stderr with --json (a line off a terminal); --quiet silences it
+    code, quiet_out, quiet_err = command(["evaluate", str(db.path), "--agent", "mcts:20",
+                                          "--games", "6", "--json", "--quiet"], capsys)
+    assert code == 0 and quiet_err == "" and json.loads(quiet_out)["evaluations"]
     (found,) = json.loads(out)["evaluations"]
     assert found["games"] == 6 and found["from_start"] == 3 and len(found["results"]) == 6
     assert found["moves"] == sum(row["moves"] for row in found["by_remoteness"])

@@ -63,6 +63,33 @@ def legal_indices(db) -> np.ndarray:
     return np.flatnonzero((values != 0) & (values != 5))
 
 
+def every_index_moves_as_the_reference(game, ref) -> int:
+    """Check every index of ``game`` against the plain-Python reference ``ref``: an
+    ILLEGAL index is text the reference refuses; a legal one has the same verdict
+    (lost, or not yet finished) and the same move names leading to the same
+    positions. Returns the number of legal indices."""
+    from tiersolve.values import ILLEGAL, LOSE, UNDECIDED
+
+    legal = 0
+    for index in range(game.size):
+        state = game.state_at(index)
+        text = game.format(state)
+        verdict = game.primitive_value(state)
+        if verdict == ILLEGAL:
+            with pytest.raises(ValueError):
+                ref.parse(text)
+            continue
+        legal += 1
+        theirs = ref.parse(text)
+        assert (verdict == LOSE) == (ref.primitive(theirs) == "lose"), text
+        assert verdict in (LOSE, UNDECIDED), text
+        ours = sorted((child.move, game.format(child.state)) for child in game.children(state))
+        assert ours == sorted((name, ref.format(child))
+                              for name, child in ref.named_moves(theirs)
+                              if ref.primitive(theirs) is None), text
+    return legal
+
+
 def console_examples(path) -> list[tuple[str, list[str]]]:
     """(command, expected output lines) of every ``$ `` line of a Markdown file's
     console blocks, in order."""

@@ -12,11 +12,12 @@ from xml.dom.minidom import parseString
 
 import pytest
 
+from conftest import every_index_moves_as_the_reference
 from reference.gates import Game as Reference
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games import make_game
 from tiersolve.games.gates import ADJACENT, TWO_AWAY
-from tiersolve.values import ILLEGAL, LOSE, UNDECIDED
+from tiersolve.values import ILLEGAL
 
 SMALL = {"gates": 1, "triangles": 1, "trapezoids": 0, "points": 6}
 
@@ -54,24 +55,7 @@ def test_the_tables_are_symmetric():
                                                    "points": 8}, marks=pytest.mark.slow)])
 def test_every_index_moves_as_the_reference_does(options):
     game, ref = make_game("gates", **options), Reference(**options)
-    legal = 0
-    for index in range(game.size):
-        state = game.state_at(index)
-        text = game.format(state)
-        verdict = game.primitive_value(state)
-        if verdict == ILLEGAL:
-            with pytest.raises(ValueError):
-                ref.parse(text)
-            continue
-        legal += 1
-        theirs = ref.parse(text)
-        assert (verdict == LOSE) == (ref.primitive(theirs) == "lose"), text
-        assert verdict in (LOSE, UNDECIDED), text
-        ours = sorted((child.move, game.format(child.state)) for child in game.children(state))
-        assert ours == sorted((name, ref.format(child))
-                              for name, child in ref.named_moves(theirs)
-                              if ref.primitive(theirs) is None), text
-    assert legal > 500
+    assert every_index_moves_as_the_reference(game, ref) > 500
 
 
 @pytest.mark.parametrize("text, error, words", [

@@ -14,11 +14,12 @@ from xml.dom.minidom import parseString
 import numpy as np
 import pytest
 
+from conftest import every_index_moves_as_the_reference
 from reference.kaooa import Game as Reference
 from tiersolve.errors import ImpossiblePositionError, OtherBoardError
 from tiersolve.games import make_game
 from tiersolve.games.kaooa import LINES, symmetries
-from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL, UNDECIDED
+from tiersolve.values import ILLEGAL, LOSE, NONCANONICAL
 
 def test_reference_start_first_moves_and_the_rules_examples():
     ref = Reference()
@@ -53,24 +54,7 @@ def test_every_index_moves_as_the_reference_does(options):
     same verdict (finished or not) as the reference; every illegal index is one the
     reference refuses."""
     game, ref = make_game("kaooa", **options), Reference(**options)
-    legal = 0
-    for index in range(game.size):
-        state = game.state_at(index)
-        text = game.format(state)
-        verdict = game.primitive_value(state)
-        if verdict == ILLEGAL:
-            with pytest.raises(ValueError):
-                ref.parse(text)
-            continue
-        legal += 1
-        theirs = ref.parse(text)
-        assert (verdict == LOSE) == (ref.primitive(theirs) == "lose"), text
-        assert verdict in (LOSE, UNDECIDED), text
-        ours = sorted((child.move, game.format(child.state)) for child in game.children(state))
-        assert ours == sorted((name, ref.format(child))
-                              for name, child in ref.named_moves(theirs)
-                              if ref.primitive(theirs) is None), text
-    assert legal > 1000
+    assert every_index_moves_as_the_reference(game, ref) > 1000
 
 
 def test_the_symmetric_index_stores_one_position_a_class():

@@ -1425,6 +1425,20 @@ int main(int argc, char **argv) {
 """
 
 
+#: A value's name as the helpers print it, shared by the rules and Gates helpers.
+C_VALUE_NAME = r"""static const char *ValueName(Value value) {
+    switch (value) {
+        case kUndecided: return "undecided";
+        case kLose: return "lose";
+        case kDraw: return "draw";
+        case kTie: return "tie";
+        case kWin: return "win";
+        default: return "error";
+    }
+}
+"""
+
+
 # The rules helper, for regular games without formal positions (no UWAPI), which
 # GamesmanOne's query cannot read: All Queens Chess (mallqueenschess). It calls the
 # game's solver API and generic hash directly.
@@ -1450,17 +1464,7 @@ RULES_QUERY_C = r"""
 #include "core/solvers/regular_solver/regular_solver.h"
 #include "core/types/gamesman_types.h"
 
-static const char *ValueName(Value value) {
-    switch (value) {
-        case kUndecided: return "undecided";
-        case kLose: return "lose";
-        case kDraw: return "draw";
-        case kTie: return "tie";
-        case kWin: return "win";
-        default: return "error";
-    }
-}
-
+""" + C_VALUE_NAME + r"""
 static void Format(Position position, int cells, char *out) {
     char board[4096];
     GenericHashUnhash(position, board);
@@ -1520,11 +1524,8 @@ int main(int argc, char **argv) {
 """
 
 
-# The hash helper, for a regular game without formal positions (GamesmanOne's fsvp has
-# no UWAPI, so neither `query` nor the batch helper can take its positions): asked by
-# position hash, it answers from the game's own solver and gameplay functions and its
-# database, loaded whole.
-
+# The Gates helper, for GamesmanOne's gates, a tier game without formal positions:
+# it builds the tier and hash from the points, as gates.c does (its comment below).
 GATES_QUERY_C = r"""
 /* gamesman_gatesquery, written by tiersolve's scripts/peer_gamesmanone.py: the
  * rules of GamesmanOne's gates (a tier game with no UWAPI, so no formal positions:
@@ -1553,17 +1554,7 @@ GATES_QUERY_C = r"""
 #include "core/types/gamesman_types.h"
 #include "games/gates/gates_tier.h"
 
-static const char *ValueName(Value value) {
-    switch (value) {
-        case kUndecided: return "undecided";
-        case kLose: return "lose";
-        case kDraw: return "draw";
-        case kTie: return "tie";
-        case kWin: return "win";
-        default: return "error";
-    }
-}
-
+""" + C_VALUE_NAME + r"""
 static const char kLetters[] = "GgAaZz";
 static bool with_values = false;
 enum { kLoadedMax = 64 };
@@ -1721,6 +1712,11 @@ int main(int argc, char **argv) {
 }
 """
 
+
+# The hash helper, for a regular game without formal positions (GamesmanOne's fsvp has
+# no UWAPI, so neither `query` nor the batch helper can take its positions): asked by
+# position hash, it answers from the game's own solver and gameplay functions and its
+# database, loaded whole.
 HASH_QUERY_C = r"""
 /* gamesman_hashquery, written by tiersolve's scripts/peer_gamesmanone.py: the
  * answers of a solved regular GamesmanOne game that has no UWAPI (fsvp), asked
